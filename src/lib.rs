@@ -1,0 +1,16 @@
+//! Turncoat: a UCI engine for standard chess and five conversion variants.
+//!
+//! Layers, each depending only on those above it:
+//! 1. core: [`position`], [`moves`], [`movegen`], [`fen`], [`zobrist`], [`game`];
+//! 2. [`variants`]: one file per rulebook, behind the [`variants::Variant`] trait;
+//! 3. engine: [`perft`], [`eval`], [`search`], [`bench`];
+//! 4. front ends: [`uci`], and `main.rs` for the command line.
+
+pub mod fen;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod variants;
+pub mod zobrist;
