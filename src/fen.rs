@@ -88,7 +88,10 @@ fn parse_board<V: Variant>(pos: &mut Position<V>, board: &str) -> Result<(), Str
         for ch in row.chars() {
             if let Some(d) = ch.to_digit(10) {
                 if d == 0 || d > 8 {
-                    return Err(format!("bad empty-square count '{ch}' in rank {}", rank.char()));
+                    return Err(format!(
+                        "bad empty-square count '{ch}' in rank {}",
+                        rank.char()
+                    ));
                 }
                 file += d;
             } else {
@@ -98,7 +101,10 @@ fn parse_board<V: Variant>(pos: &mut Position<V>, board: &str) -> Result<(), Str
                     return Err(format!("rank {} has more than 8 squares", rank.char()));
                 }
                 let color = Color::from_white(ch.is_ascii_uppercase());
-                pos.put(Square::from_coords(File::new(file), rank), Piece { color, role });
+                pos.put(
+                    Square::from_coords(File::new(file), rank),
+                    Piece { color, role },
+                );
                 file += 1;
             }
             if file > 8 {
@@ -106,7 +112,10 @@ fn parse_board<V: Variant>(pos: &mut Position<V>, board: &str) -> Result<(), Str
             }
         }
         if file != 8 {
-            return Err(format!("rank {} has {file} squares, expected 8", rank.char()));
+            return Err(format!(
+                "rank {} has {file} squares, expected 8",
+                rank.char()
+            ));
         }
     }
     Ok(())

@@ -93,8 +93,12 @@ impl<V: Variant> Game<V> {
 
     /// Plays a move given as a token; an illegal or malformed token changes nothing.
     pub fn play_token(&mut self, token: &str) -> Result<Move, String> {
-        let mv = find_move(&self.pos, token)
-            .ok_or_else(|| format!("illegal move '{token}' in {}", crate::fen::format(&self.pos)))?;
+        let mv = find_move(&self.pos, token).ok_or_else(|| {
+            format!(
+                "illegal move '{token}' in {}",
+                crate::fen::format(&self.pos)
+            )
+        })?;
         self.play(mv);
         Ok(mv)
     }

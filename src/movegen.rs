@@ -32,7 +32,12 @@ pub enum Stage {
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
 
 /// Appends the chess moves of the side to move to `out`.
-pub fn generate<V: Variant>(pos: &Position<V>, out: &mut MoveList, legality: Legality, stage: Stage) {
+pub fn generate<V: Variant>(
+    pos: &Position<V>,
+    out: &mut MoveList,
+    legality: Legality,
+    stage: Stage,
+) {
     let us = pos.turn();
     let them = !us;
     let occ = pos.occupied();
@@ -71,7 +76,10 @@ pub fn generate<V: Variant>(pos: &Position<V>, out: &mut MoveList, legality: Leg
             targets &= their;
         }
         for to in targets {
-            if king.is_some() && pos.attackers_to(to, them, occ ^ Bitboard::from_square(from)).any()
+            if king.is_some()
+                && pos
+                    .attackers_to(to, them, occ ^ Bitboard::from_square(from))
+                    .any()
             {
                 continue;
             }
@@ -107,8 +115,16 @@ pub fn generate<V: Variant>(pos: &Position<V>, out: &mut MoveList, legality: Leg
 
     // Pawns.
     let forward: i32 = if us == Color::White { 8 } else { -8 };
-    let last_rank = if us == Color::White { Rank::Eighth } else { Rank::First };
-    let second_rank = if us == Color::White { Rank::Second } else { Rank::Seventh };
+    let last_rank = if us == Color::White {
+        Rank::Eighth
+    } else {
+        Rank::First
+    };
+    let second_rank = if us == Color::White {
+        Rank::Second
+    } else {
+        Rank::Seventh
+    };
     for from in pos.by_piece(us.pawn()) {
         let line = match king {
             Some(k) if pinned.contains(from) => attacks::ray(k, from),

@@ -43,7 +43,11 @@ pub fn divide<V: Variant>(pos: &Position<V>, depth: u32, threads: usize) -> Vec<
         game::play(&mut child, *mv);
         (
             game::token(pos, *mv),
-            if depth <= 1 { 1 } else { perft(&child, depth - 1) },
+            if depth <= 1 {
+                1
+            } else {
+                perft(&child, depth - 1)
+            },
         )
     };
     if threads <= 1 || depth <= 2 {
@@ -75,10 +79,7 @@ pub fn perft_parallel<V: Variant>(pos: &Position<V>, depth: u32, threads: usize)
         }
     }
     run_in_pool(threads, || {
-        tasks
-            .par_iter()
-            .map(|p| perft(p, depth - 2))
-            .sum()
+        tasks.par_iter().map(|p| perft(p, depth - 2)).sum()
     })
 }
 

@@ -70,10 +70,16 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
             MoveKind::EnPassant => Role::Pawn,
             _ => match pos.role_at(mv.to) {
                 Some(role) => role,
-                None => return mv.promotion.map_or(0, |r| value_of(r) - value_of(Role::Pawn)),
+                None => {
+                    return mv
+                        .promotion
+                        .map_or(0, |r| value_of(r) - value_of(Role::Pawn))
+                }
             },
         };
-        value_of(victim) + mv.promotion.map_or(0, |r| value_of(r) - value_of(Role::Pawn))
+        value_of(victim)
+            + mv.promotion
+                .map_or(0, |r| value_of(r) - value_of(Role::Pawn))
     }
 
     /// Plays a move produced by `legal_moves`.
@@ -189,7 +195,8 @@ pub fn validate_pawn_ranks<V: Variant>(
     allow_own_first_rank: bool,
 ) -> Result<(), String> {
     use shakmaty::Bitboard;
-    let back = Bitboard::from_rank(shakmaty::Rank::First) | Bitboard::from_rank(shakmaty::Rank::Eighth);
+    let back =
+        Bitboard::from_rank(shakmaty::Rank::First) | Bitboard::from_rank(shakmaty::Rank::Eighth);
     for sq in pos.by_role(Role::Pawn) & back {
         let color = pos.color_at(sq).unwrap_or(Color::White);
         let own_first = sq.rank() == color.backrank();

@@ -1,0 +1,113 @@
+//! Shared checks for the reference data in `tests/data/` (copied from the
+//! project's shared perft and rule-example files, so the repository stands alone).
+
+#![allow(dead_code)]
+
+use serde_json::Value;
+use turncoat::fen;
+use turncoat::game;
+use turncoat::moves::MoveList;
+use turncoat::perft;
+use turncoat::position::Position;
+use turncoat::variants::Variant;
+
+pub fn load<V: Variant>(fen_or_startpos: &str) -> Position<V> {
+    if fen_or_startpos == "startpos" {
+        Position::<V>::startpos()
+    } else {
+        fen::parse::<V>(fen_or_startpos)
+            .unwrap_or_else(|e| panic!("reference FEN {fen_or_startpos} rejected: {e}"))
+    }
+}
+
+/// Sorted legal tokens of a position.
+pub fn legal_tokens<V: Variant>(pos: &Position<V>) -> Vec<String> {
+    let mut moves = MoveList::new();
+    V::legal_moves(pos, &mut moves);
+    let mut tokens: Vec<String> = moves.iter().map(|&m| game::token(pos, m)).collect();
+    tokens.sort();
+    tokens
+}
+
+/// Every entry of a `<variant>_perft.json` whose depth is at most `max_depth`:
+/// the total and the full divide must match, token for token.
+pub fn check_perft_file<V: Variant>(json: &str, max_depth: u64) {
+    let entries: Vec<Value> = serde_json::from_str(json).expect("valid perft JSON");
+    let mut checked = 0;
+    for e in entries {
+        let depth = e["depth"].as_u64().expect("depth");
+        if depth > max_depth {
+            continue;
+        }
+        let fen_str = e["fen"].as_str().expect("fen");
+        let pos = load::<V>(fen_str);
+        let expected: std::collections::BTreeMap<String, u64> = e["divide"]
+            .as_object()
+            .expect("divide")
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_u64().expect("count")))
+            .collect();
+        let got: std::collections::BTreeMap<String, u64> =
+            perft::divide(&pos, depth as u32, 1).into_iter().collect();
+        if got != expected {
+            let missing: Vec<_> = expected.keys().filter(|k| !got.contains_key(*k)).collect();
+            let extra: Vec<_> = got.keys().filter(|k| !expected.contains_key(*k)).collect();
+            let differ: Vec<_> = expected
+                .iter()
+                .filter(|(k, v)| got.get(*k).is_some_and(|g| g != *v))
+                .map(|(k, v)| format!("{k}: expected {v}, got {}", got[k]))
+                .collect();
+            panic!(
+                "{} perft({depth}) of {fen_str}: missing {missing:?}, extra {extra:?}, differ {differ:?}",
+                V::NAME
+            );
+        }
+        let total: u64 = got.values().sum();
+        assert_eq!(total, e["nodes"].as_u64().expect("nodes"), "{fen_str} d{depth}");
+        assert_eq!(perft::perft(&pos, depth as u32), total, "{fen_str} d{depth} perft vs divide");
+        checked += 1;
+    }
+    assert!(checked > 0, "no perft entries checked");
+}
+
+/// Every entry of a `<variant>_examples.json`: the FEN prints back exactly, the
+/// legal token set is exact, and each `after` FEN is reproduced. Returns the parsed
+/// entries so variant tests can check their own extra fields.
+pub fn check_examples_file<V: Variant>(json: &str) -> Vec<Value> {
+    let entries: Vec<Value> = serde_json::from_str(json).expect("valid examples JSON");
+    for e in &entries {
+        let rule = e["rule"].as_str().unwrap_or("?");
+        let fen_str = e["fen"].as_str().expect("fen");
+        let pos = load::<V>(fen_str);
+        assert_eq!(fen::format(&pos), fen_str, "FEN round trip ({rule})");
+        if let Some(input) = e.get("input_fen").and_then(Value::as_str) {
+            let from_input = load::<V>(input);
+            assert_eq!(fen::format(&from_input), fen_str, "input_fen loads to fen ({rule})");
+        }
+        let tokens = legal_tokens(&pos);
+        if let Some(legal) = e.get("legal").and_then(Value::as_array) {
+            let expected: Vec<String> = legal
+                .iter()
+                .map(|t| t.as_str().expect("token").to_string())
+                .collect();
+            assert_eq!(tokens, expected, "legal moves of {fen_str} ({rule})");
+        }
+        if let Some(n) = e.get("legal_count").and_then(Value::as_u64) {
+            assert_eq!(tokens.len() as u64, n, "legal move count of {fen_str} ({rule})");
+        }
+        if let Some(after) = e.get("after").and_then(Value::as_object) {
+            for (token, expected) in after {
+                let mv = game::find_move(&pos, token)
+                    .unwrap_or_else(|| panic!("{token} should be legal in {fen_str} ({rule})"));
+                let mut child = pos;
+                game::play(&mut child, mv);
+                assert_eq!(
+                    fen::format(&child),
+                    expected.as_str().expect("after FEN"),
+                    "after {token} in {fen_str} ({rule})"
+                );
+            }
+        }
+    }
+    entries
+}
