@@ -1,14 +1,56 @@
-use turncoat::variants::chess::Chess;
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let depth: u32 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5);
-    let fen = args
-        .get(2)
-        .cloned()
-        .unwrap_or("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into());
-    let threads: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let pos = turncoat::fen::parse::<Chess>(&fen).unwrap();
-    let t = std::time::Instant::now();
-    let n = turncoat::perft::perft_parallel(&pos, depth, threads);
-    println!("{n} {:?}", t.elapsed());
+//! Command line: no subcommand = UCI mode; `perft`, `bench` (and later `match`).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use turncoat::variants::VariantKind;
+use turncoat::{bench, cli};
+
+#[derive(Parser)]
+#[command(
+    name = "turncoat",
+    version,
+    about = "A UCI chess engine for standard chess and five conversion variants.\nWithout a subcommand it speaks UCI on stdin/stdout."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal-move tree (move generator check and speed).
+    Perft(cli::PerftArgs),
+    /// Fixed-depth search of built-in positions; prints nodes and nodes/second.
+    Bench {
+        /// Search depth per position.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Variant to bench (chess uses a list of 20 positions).
+        #[arg(long, default_value = "chess")]
+        variant: VariantKind,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => {
+            turncoat::uci::Engine::new().run();
+            Ok(())
+        }
+        Some(Command::Perft(args)) => cli::perft(&args),
+        Some(Command::Bench { depth, variant }) => bench::run(variant, depth).map(|_| ()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
