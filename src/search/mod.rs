@@ -36,6 +36,9 @@ pub struct Shared {
     /// While set, time limits do not apply (`go ponder` before `ponderhit`).
     pub pondering: AtomicBool,
     pub nodes: AtomicU64,
+    /// Set by the front end just before it prints `bestmove`, so that a `go`
+    /// arriving right after can join the finished thread instead of refusing.
+    pub finished: AtomicBool,
     pub tt: Arc<TranspositionTable>,
 }
 
@@ -45,6 +48,7 @@ impl Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            finished: AtomicBool::new(false),
             tt,
         }
     }

@@ -33,8 +33,9 @@ impl TimeManager {
     pub fn new(limits: &Limits, white: bool, overhead_ms: u64) -> Self {
         let start = Instant::now();
         let (soft, hard) = if let Some(mt) = limits.movetime {
+            // A fixed move time is used in full: no soft limit.
             let t = mt.saturating_sub(overhead_ms).max(1);
-            (Some(t), Some(t))
+            (None, Some(t))
         } else {
             let (time, inc) = if white {
                 (limits.wtime, limits.winc.unwrap_or(0))
@@ -99,7 +100,7 @@ mod tests {
             ..Limits::default()
         };
         let tm = TimeManager::new(&limits, true, 30);
-        assert_eq!(tm.soft, Some(Duration::from_millis(970)));
+        assert_eq!(tm.soft, None);
         assert_eq!(tm.hard, Some(Duration::from_millis(970)));
     }
 

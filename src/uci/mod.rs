@@ -176,7 +176,11 @@ impl Engine {
     }
 
     fn reap_finished_search(&mut self) {
-        if self.search.as_ref().is_some_and(|s| s.handle.is_finished()) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.shared.finished.load(Ordering::Acquire) || s.handle.is_finished())
+        {
             self.stop_search();
         }
     }
@@ -336,6 +340,7 @@ fn run_search<V: Variant>(
         Ok(g) => g,
         Err(e) => {
             error(&e);
+            shared.finished.store(true, Ordering::Release);
             send("bestmove 0000");
             return;
         }
@@ -344,6 +349,7 @@ fn run_search<V: Variant>(
     let result = search::search(&game.pos, history, limits, options, shared, &mut |info| {
         send(&info_line(&info));
     });
+    shared.finished.store(true, Ordering::Release);
     match (result.best, result.ponder) {
         (Some(best), Some(ponder)) => send(&format!("bestmove {best} ponder {ponder}")),
         (Some(best), None) => send(&format!("bestmove {best}")),
