@@ -161,7 +161,7 @@ fn king_exposed(pos: &Position<Subversion>, king: Square, target: Square, paid: 
     let enemy = pos.them().without(target);
     ((attacks::rook_attacks(king, occupied) & pos.rooks_and_queens())
         | (attacks::bishop_attacks(king, occupied) & pos.bishops_and_queens()))
-        .intersects(enemy)
+    .intersects(enemy)
 }
 
 /// Appends every legal subversion of the side to move. `ordinary_move_exists` says
