@@ -176,8 +176,11 @@ pub fn generate_subversions(
     let Some(king) = pos.king_of(us) else {
         return;
     };
-    let checkers = pos.checkers();
     let mut targets = subvertible(pos, us);
+    if targets.is_empty() {
+        return;
+    }
+    let checkers = pos.checkers();
     if checkers.any() {
         // In check only the single checker may go (anything else leaves the check),
         // and only when the mover has a legal ordinary move.
