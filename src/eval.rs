@@ -167,10 +167,15 @@ pub fn material_pst<V: Variant>(pos: &Position<V>) -> i32 {
     (mg * phase + eg * (24 - phase)) / 24
 }
 
-/// The full evaluation from the side to move's view.
+/// The full evaluation from the side to move's view. `variant_terms` is the UCI
+/// option `VariantEval`: off, only the shared terms count (to measure the
+/// variant's terms by matches).
 #[inline]
-pub fn evaluate<V: Variant>(pos: &Position<V>) -> i32 {
-    let white = material_pst(pos) + V::evaluate(pos);
+pub fn evaluate<V: Variant>(pos: &Position<V>, variant_terms: bool) -> i32 {
+    let mut white = material_pst(pos);
+    if variant_terms {
+        white += V::evaluate(pos);
+    }
     let score = if pos.turn() == Color::White {
         white
     } else {

@@ -356,3 +356,31 @@ fn variant_switch_resets_to_its_start_position() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     );
 }
+
+#[test]
+fn every_variant_plays_through_uci() {
+    for v in turncoat::variants::VariantKind::ALL {
+        let mut e = Uci::start();
+        e.send(&format!("setoption name UCI_Variant value {}", v.name()));
+        e.send("position startpos");
+        let start = e.fen();
+        assert!(start.starts_with(v.start_fen()), "{}: {start}", v.name());
+        e.send("go perft 1");
+        let lines = e.until("Nodes searched", 10 * SEC);
+        let n: usize = lines
+            .last()
+            .and_then(|l| l.strip_prefix("Nodes searched: "))
+            .and_then(|n| n.parse().ok())
+            .expect("count");
+        assert_eq!(n, lines.len() - 2, "{}", v.name());
+        e.send("go depth 3");
+        let (_, best) = e.bestmove(30 * SEC);
+        let legal = turncoat::uci::legal_tokens(*v, &start).expect("start FEN");
+        assert!(legal.contains(&best), "{}: {best} not legal", v.name());
+        e.send(&format!("position startpos moves {best}"));
+        assert_ne!(e.fen(), start, "{}", v.name());
+        e.send("position startpos moves e2e5");
+        let lines = e.until("info string error", 5 * SEC);
+        assert!(lines.last().is_some_and(|l| l.contains("illegal move 'e2e5'")));
+    }
+}

@@ -59,6 +59,8 @@ pub struct Options {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead: u64,
+    /// Use the variant's own evaluation terms (UCI `VariantEval`).
+    pub variant_eval: bool,
 }
 
 impl Default for Options {
@@ -67,6 +69,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             move_overhead: 10,
+            variant_eval: true,
         }
     }
 }
@@ -591,7 +594,11 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
 
         let in_check = V::in_check(pos);
-        let static_eval = if in_check { -INF } else { eval::evaluate(pos) };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            eval::evaluate(pos, self.options.variant_eval)
+        };
 
         if !pv_node && !in_check {
             // Reverse futility: far above beta at shallow depth.
@@ -731,7 +738,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
         self.seldepth = self.seldepth.max(ply as u32);
         if ply >= MAX_PLY {
-            return eval::evaluate(pos);
+            return eval::evaluate(pos, self.options.variant_eval);
         }
         if pos.halfmoves() >= 100 {
             return 0;
@@ -752,7 +759,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             best_score = -INF;
             stand_pat = -INF;
         } else {
-            stand_pat = eval::evaluate(pos);
+            stand_pat = eval::evaluate(pos, self.options.variant_eval);
             if stand_pat >= beta {
                 self.move_buf[ply] = moves;
                 self.score_buf[ply] = scores;

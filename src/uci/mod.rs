@@ -313,6 +313,7 @@ impl Engine {
             threads: self.options.threads,
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
+            variant_eval: self.options.variant_eval,
         };
         let shared = Arc::new(Shared::new(Arc::clone(&self.tt)));
         shared.pondering.store(limits.ponder, Ordering::Relaxed);

@@ -14,6 +14,7 @@ pub struct EngineOptions {
     pub move_overhead: u64,
     pub ponder: bool,
     pub variant: VariantKind,
+    pub variant_eval: bool,
 }
 
 impl Default for EngineOptions {
@@ -25,6 +26,7 @@ impl Default for EngineOptions {
             move_overhead: 10,
             ponder: false,
             variant: VariantKind::Chess,
+            variant_eval: true,
         }
     }
 }
@@ -69,6 +71,7 @@ pub fn declarations() -> Vec<String> {
         "option name Clear Hash type button".to_string(),
         "option name Ponder type check default false".to_string(),
         variants,
+        "option name VariantEval type check default true".to_string(),
     ]
 }
 
@@ -99,6 +102,14 @@ fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, Stri
     Ok(n)
 }
 
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!("option {name} expects true or false")),
+    }
+}
+
 impl EngineOptions {
     /// Applies one `setoption`; on error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
@@ -121,11 +132,11 @@ impl EngineOptions {
             }
             "clear hash" => Ok(Effect::ClearHash),
             "ponder" => {
-                self.ponder = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                    Some("true") => true,
-                    Some("false") => false,
-                    _ => return Err(format!("option {name} expects true or false")),
-                };
+                self.ponder = check(name, value)?;
+                Ok(Effect::None)
+            }
+            "varianteval" => {
+                self.variant_eval = check(name, value)?;
                 Ok(Effect::None)
             }
             "uci_variant" => {
