@@ -381,6 +381,8 @@ fn every_variant_plays_through_uci() {
         assert_ne!(e.fen(), start, "{}", v.name());
         e.send("position startpos moves e2e5");
         let lines = e.until("info string error", 5 * SEC);
-        assert!(lines.last().is_some_and(|l| l.contains("illegal move 'e2e5'")));
+        assert!(lines
+            .last()
+            .is_some_and(|l| l.contains("illegal move 'e2e5'")));
     }
 }

@@ -42,6 +42,14 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
         movegen::generate(pos, out, Legality::Legal, Stage::All);
     }
 
+    /// Number of legal moves (perft's bulk count at the last ply); `buf` is
+    /// scratch space. Override when counting is cheaper than generating.
+    fn count_legal_moves(pos: &Position<Self>, buf: &mut MoveList) -> u64 {
+        buf.clear();
+        Self::legal_moves(pos, buf);
+        buf.len() as u64
+    }
+
     /// Appends the legal "noisy" moves (captures, promotions and the variant's
     /// tactical moves) searched in quiescence.
     fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
