@@ -206,6 +206,21 @@ pub fn created_pawn(mv: Move) -> Option<Square> {
     }
 }
 
+/// `base` with up to two relocations (pawn from, pawn to), in placement order.
+pub fn with_relocations(base: Move, relocations: &[(Square, Square)]) -> Move {
+    let extra = relocations
+        .iter()
+        .take(2)
+        .enumerate()
+        .fold(0, |e, (i, &(from, to))| e | placement(from, to) << (16 * i));
+    base.with_extra(extra)
+}
+
+/// A promotion `base` whose new celebrity gets a pawn created on `sq`.
+pub fn with_created_pawn(base: Move, sq: Square) -> Move {
+    base.with_extra(placement(sq, sq))
+}
+
 /// The squares a pawn of `color` may never be placed on: its own last rank.
 #[inline]
 fn last_rank(color: Color) -> Bitboard {
@@ -493,7 +508,8 @@ impl Variant for AttendingPawns {
         let them = !pos.turn();
         let their_king = pos.by_piece(them.king());
         placements(mv).any(|(_, to)| {
-            pos.by_color(them).contains(to) || (attacks::pawn_attacks(pos.turn(), to) & their_king).any()
+            pos.by_color(them).contains(to)
+                || (attacks::pawn_attacks(pos.turn(), to) & their_king).any()
         })
     }
 
@@ -599,12 +615,12 @@ impl Variant for AttendingPawns {
             }
             let celebrity: Square = pair[..2].parse().map_err(|_| bad())?;
             let pawn: Square = pair[2..].parse().map_err(|_| bad())?;
+            check_link(pos, celebrity, pawn)?;
             for sq in [celebrity, pawn] {
-                if links.is_linked(sq) || (celebrity == pawn) {
+                if links.is_linked(sq) {
                     return Err(format!("square {sq} appears in two links"));
                 }
             }
-            check_link(pos, celebrity, pawn)?;
             links.link(celebrity, pawn);
         }
         Ok(links)
@@ -677,9 +693,15 @@ impl Variant for AttendingPawns {
 }
 
 /// RULES.md FEN check: a link joins a celebrity to a pawn of the same colour.
-fn check_link(pos: &Position<AttendingPawns>, celebrity: Square, pawn: Square) -> Result<(), String> {
+fn check_link(
+    pos: &Position<AttendingPawns>,
+    celebrity: Square,
+    pawn: Square,
+) -> Result<(), String> {
     let Some(c) = pos.piece_at(celebrity) else {
-        return Err(format!("link {celebrity}{pawn}: no celebrity on {celebrity}"));
+        return Err(format!(
+            "link {celebrity}{pawn}: no celebrity on {celebrity}"
+        ));
     };
     if c.role == Role::Pawn {
         return Err(format!(
