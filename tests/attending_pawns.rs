@@ -634,6 +634,9 @@ fn relocate(board: &mut Position<V>, from: Square, to: Square) {
     }
 }
 
+/// Relocations of one move, in placement order.
+type Relocations = Vec<(Square, Square)>;
+
 /// Every legal move, by brute force: chess pseudo moves, every placement rule 2
 /// allows, and legality judged on the position after the whole move.
 fn naive_legal(p: &Position<V>) -> Vec<String> {
@@ -659,7 +662,7 @@ fn naive_legal(p: &Position<V>) -> Vec<String> {
                     Square::from_coords(shakmaty::File::D, us.backrank()),
                 )
             };
-            let mut firsts: Vec<(Vec<(Square, Square)>, Position<V>)> = Vec::new();
+            let mut firsts: Vec<(Relocations, Position<V>)> = Vec::new();
             match links.pawn_of(mv.from) {
                 None => firsts.push((vec![], board)),
                 Some(kp) => {
