@@ -855,16 +855,24 @@ fn timed<W: Variant>(label: &str, f: &str, depth: u32) {
 #[ignore]
 fn perft_speed() {
     use turncoat::variants::chess::Chess;
+    // Standard chess, and the same arrangement with a pawn attending every piece.
     let mid = "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1";
-    timed::<V>("attendingpawns startpos", "startpos", 4);
-    timed::<V>("attendingpawns middlegame (default links)", mid, 4);
+    let mid_links = "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1 \
+        a1a2,c3b2,d2c2,e1f2,h1h2,e3d4,f3g2,a8a7,c6b7,d7c7,e8f7,h8h7,e6d5,f6g7";
+    timed::<V>("attendingpawns startpos", "startpos", 5);
+    timed::<V>(
+        "attendingpawns middlegame, every piece attended",
+        mid_links,
+        4,
+    );
+    timed::<V>("attendingpawns middlegame, default links", mid, 5);
     timed::<V>(
         "attendingpawns reference middlegame",
         CROSS_CHECK_FENS[2],
         4,
     );
-    timed::<Chess>("chess startpos", "startpos", 5);
-    timed::<Chess>("chess middlegame", mid, 4);
+    timed::<Chess>("chess startpos", "startpos", 6);
+    timed::<Chess>("chess middlegame", mid, 5);
 }
 
 #[test]

@@ -461,6 +461,10 @@ impl Variant for AttendingPawns {
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 \
         a1a2,b1b2,c1c2,d1d2,e1e2,f1f2,g1g2,h1h2,a8a7,b8b7,c8c7,d8d7,e8e7,f8f7,g8g7,h8h7";
 
+    /// Passing stays as harmless as in chess: celebrities keep their moves, and
+    /// the usual pawn-ending guard of the search covers king-and-pawn zugzwang.
+    const NULL_MOVE: bool = true;
+
     type State = Links;
 
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
