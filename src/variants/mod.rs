@@ -16,6 +16,7 @@ use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 
+pub mod attending_pawns;
 pub mod chess;
 pub mod subversion;
 
@@ -220,11 +221,16 @@ pub fn validate_pawn_ranks<V: Variant>(
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum VariantKind {
     Chess,
+    AttendingPawns,
     Subversion,
 }
 
 impl VariantKind {
-    pub const ALL: &'static [VariantKind] = &[VariantKind::Chess, VariantKind::Subversion];
+    pub const ALL: &'static [VariantKind] = &[
+        VariantKind::Chess,
+        VariantKind::AttendingPawns,
+        VariantKind::Subversion,
+    ];
 
     pub fn name(self) -> &'static str {
         crate::with_variant!(self, V => V::NAME)
@@ -270,6 +276,10 @@ macro_rules! with_variant {
         match $kind {
             $crate::variants::VariantKind::Chess => {
                 type $V = $crate::variants::chess::Chess;
+                $body
+            }
+            $crate::variants::VariantKind::AttendingPawns => {
+                type $V = $crate::variants::attending_pawns::AttendingPawns;
                 $body
             }
             $crate::variants::VariantKind::Subversion => {
