@@ -556,7 +556,7 @@ impl<'a, V: Variant> Worker<'a, V> {
     ) -> i32 {
         self.pv[ply].clear();
         if depth <= 0 || ply >= MAX_PLY {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, 0);
         }
         self.check_stop();
         if self.stopped {
@@ -731,7 +731,19 @@ impl<'a, V: Variant> Worker<'a, V> {
         (us & !(pos.by_role(Role::Pawn) | pos.by_role(Role::King))).any()
     }
 
-    fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence plies during which check evasions are searched in full and
+    /// noisy moves that win no material (a variant's quiet checks) are tried;
+    /// beyond it only material-winning moves remain, so quiescence always ends.
+    const QS_CHECK_PLIES: usize = 4;
+
+    fn qsearch(
+        &mut self,
+        pos: &Position<V>,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+    ) -> i32 {
         self.check_stop();
         if self.stopped {
             return 0;
@@ -743,7 +755,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         if pos.halfmoves() >= 100 {
             return 0;
         }
-        let in_check = V::in_check(pos);
+        let in_check = qply < Self::QS_CHECK_PLIES && V::in_check(pos);
         let mut moves = std::mem::take(&mut self.move_buf[ply]);
         let mut scores = std::mem::take(&mut self.score_buf[ply]);
         moves.clear();
@@ -774,14 +786,17 @@ impl<'a, V: Variant> Worker<'a, V> {
             pick_next(&mut moves, &mut scores, i);
             let mv = moves[i];
             // Delta pruning: even winning this material cannot reach alpha.
-            if !in_check && stand_pat + V::gain_estimate(pos, mv) + 200 < alpha {
-                continue;
+            if !in_check {
+                let gain = V::gain_estimate(pos, mv);
+                if stand_pat + gain + 200 < alpha || (gain <= 0 && qply >= Self::QS_CHECK_PLIES) {
+                    continue;
+                }
             }
             let mut child = *pos;
             game::play(&mut child, mv);
             self.nodes += 1;
             self.unflushed += 1;
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
                 break;
             }
