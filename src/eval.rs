@@ -2,7 +2,7 @@
 //! tables shared by every variant, plus the variant's own terms
 //! ([`Variant::evaluate`]). Scores are centipawns from the side to move's view.
 
-use shakmaty::{Color, Role, Square};
+use shakmaty::{attacks, Bitboard, Color, File, Role, Square};
 
 use crate::position::Position;
 use crate::variants::Variant;
@@ -132,7 +132,73 @@ const PST_EG: [[i32; 64]; 6] = [
      -50, -30, -20, -20, -20, -20, -30, -50],
 ];
 
-const BISHOP_PAIR: (i32, i32) = (30, 50);
+/// A middlegame/endgame pair.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct S(pub i32, pub i32);
+
+impl std::ops::AddAssign for S {
+    fn add_assign(&mut self, o: S) {
+        self.0 += o.0;
+        self.1 += o.1;
+    }
+}
+
+impl std::ops::SubAssign for S {
+    fn sub_assign(&mut self, o: S) {
+        self.0 -= o.0;
+        self.1 -= o.1;
+    }
+}
+
+impl std::ops::Mul<i32> for S {
+    type Output = S;
+    fn mul(self, k: i32) -> S {
+        S(self.0 * k, self.1 * k)
+    }
+}
+
+/// The positional weights beyond material and piece-square tables. Kept in one
+/// struct so that the tuner (`turncoat tune`) can adjust them as a vector.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// Per safe square a knight, bishop, rook, queen attacks, relative to an
+    /// average mobility (4, 6, 6, 12 squares).
+    pub mobility: [S; 4],
+    /// Passed pawn by relative rank (index 1..6 used).
+    pub passed: [S; 8],
+    pub isolated: S,
+    pub doubled: S,
+    pub rook_open_file: S,
+    pub rook_semi_open_file: S,
+    pub bishop_pair: S,
+    /// Own pawns on the three files in front of the king, one or two ranks ahead.
+    pub king_shield: S,
+    /// Attack units per knight, bishop, rook, queen hitting the enemy king zone.
+    pub king_attack: [i32; 4],
+}
+
+pub const DEFAULT_WEIGHTS: Weights = Weights {
+    mobility: [S(4, 4), S(5, 5), S(2, 4), S(1, 2)],
+    passed: [
+        S(0, 0),
+        S(0, 5),
+        S(2, 10),
+        S(8, 20),
+        S(20, 40),
+        S(40, 70),
+        S(60, 110),
+        S(0, 0),
+    ],
+    isolated: S(-10, -12),
+    doubled: S(-8, -18),
+    rook_open_file: S(25, 10),
+    rook_semi_open_file: S(12, 6),
+    bishop_pair: S(30, 50),
+    king_shield: S(12, 0),
+    king_attack: [2, 2, 3, 5],
+};
+
+const MOBILITY_CENTER: [i32; 4] = [4, 6, 6, 12];
 const TEMPO: i32 = 10;
 
 #[inline]
@@ -143,7 +209,136 @@ fn table_index(sq: Square, color: Color) -> usize {
     }
 }
 
-/// Material + piece-square score from White's view, tapered by game phase.
+/// Squares attacked by `color`'s pawns.
+#[inline]
+fn pawn_attacks_of(pawns: Bitboard, color: Color) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for sq in pawns {
+        out |= attacks::pawn_attacks(color, sq);
+    }
+    out
+}
+
+/// Files adjacent to `file` (as a bitboard of whole files).
+#[inline]
+fn adjacent_files(file: File) -> Bitboard {
+    let mut b = Bitboard::EMPTY;
+    if let Some(f) = file.offset(-1) {
+        b |= Bitboard::from_file(f);
+    }
+    if let Some(f) = file.offset(1) {
+        b |= Bitboard::from_file(f);
+    }
+    b
+}
+
+/// Squares strictly in front of `sq` for `color`, on its file and the adjacent
+/// ones (a passed pawn has no enemy pawn there).
+fn front_span(sq: Square, color: Color) -> Bitboard {
+    let files = Bitboard::from_file(sq.file()) | adjacent_files(sq.file());
+    let rank = sq.rank() as u32;
+    let ahead = match color {
+        Color::White => {
+            if rank == 7 {
+                Bitboard::EMPTY
+            } else {
+                Bitboard(!0u64 << (8 * (rank + 1)))
+            }
+        }
+        Color::Black => Bitboard((1u64 << (8 * rank)) - 1),
+    };
+    files & ahead
+}
+
+/// Interaction-free terms of one side: material, tables, mobility, pawns,
+/// rooks, bishop pair, king safety. Returns (score, phase contribution).
+fn side_terms<V: Variant>(pos: &Position<V>, color: Color, w: &Weights) -> (S, i32) {
+    let occ = pos.occupied();
+    let own_pawns = pos.by_piece(color.pawn());
+    let their_pawns = pos.by_piece((!color).pawn());
+    let safe = !pos.by_color(color) & !pawn_attacks_of(their_pawns, !color);
+    let enemy_king_zone = match pos.king_of(!color) {
+        Some(k) => attacks::king_attacks(k).with(k),
+        None => Bitboard::EMPTY,
+    };
+    let mut score = S(0, 0);
+    let mut phase = 0;
+    let mut attack_units = 0;
+    let mut attackers = 0;
+    for (i, role) in Role::ALL.into_iter().enumerate() {
+        for sq in pos.by_piece(role.of(color)) {
+            let idx = table_index(sq, color);
+            score += S(
+                MATERIAL_MG[i] + PST_MG[i][idx],
+                MATERIAL_EG[i] + PST_EG[i][idx],
+            );
+            phase += PHASE[i];
+            if (1..=4).contains(&i) {
+                let att = attacks::attacks(sq, role.of(color), occ);
+                let mob = (att & safe).count() as i32 - MOBILITY_CENTER[i - 1];
+                score += w.mobility[i - 1] * mob;
+                if (att & enemy_king_zone).any() {
+                    attack_units += w.king_attack[i - 1] * (att & enemy_king_zone).count() as i32;
+                    attackers += 1;
+                }
+            }
+            match role {
+                Role::Pawn => {
+                    let file = Bitboard::from_file(sq.file());
+                    if (front_span(sq, color) & their_pawns).is_empty() {
+                        score += w.passed[color.relative_rank(sq.rank()) as usize];
+                    }
+                    if (adjacent_files(sq.file()) & own_pawns).is_empty() {
+                        score += w.isolated;
+                    }
+                    if (front_span(sq, color) & file & own_pawns).any() {
+                        score += w.doubled;
+                    }
+                }
+                Role::Rook => {
+                    let file = Bitboard::from_file(sq.file());
+                    if (file & own_pawns).is_empty() {
+                        score += if (file & their_pawns).is_empty() {
+                            w.rook_open_file
+                        } else {
+                            w.rook_semi_open_file
+                        };
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if pos.by_piece(color.bishop()).more_than_one() {
+        score += w.bishop_pair;
+    }
+    if let Some(k) = pos.king_of(color) {
+        // Shield: own pawns one or two ranks in front of the king, on its file
+        // and the adjacent ones.
+        let near = Bitboard::from_rank(k.rank()).shift(if color == Color::White { 8 } else { -8 })
+            | Bitboard::from_rank(k.rank()).shift(if color == Color::White { 16 } else { -16 });
+        let shield = front_span(k, color) & near & own_pawns;
+        score += w.king_shield * shield.count().min(3) as i32;
+    }
+    // King attack: quadratic in attack units, only with two or more attackers.
+    if attackers >= 2 {
+        score += S(attack_units * attack_units / 4, attack_units);
+    }
+    (score, phase)
+}
+
+/// The shared evaluation from White's view, tapered by game phase.
+pub fn shared_terms<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
+    let (white, pw) = side_terms(pos, Color::White, w);
+    let (black, pb) = side_terms(pos, Color::Black, w);
+    let mut total = white;
+    total -= black;
+    let phase = (pw + pb).min(24);
+    (total.0 * phase + total.1 * (24 - phase)) / 24
+}
+
+/// Material + piece-square score from White's view, tapered by game phase
+/// (kept for variants that want only the material picture).
 pub fn material_pst<V: Variant>(pos: &Position<V>) -> i32 {
     let mut mg = 0;
     let mut eg = 0;
@@ -158,10 +353,6 @@ pub fn material_pst<V: Variant>(pos: &Position<V>) -> i32 {
                 phase += PHASE[i];
             }
         }
-        if pos.by_piece(color.bishop()).more_than_one() {
-            mg += sign * BISHOP_PAIR.0;
-            eg += sign * BISHOP_PAIR.1;
-        }
     }
     let phase = phase.min(24);
     (mg * phase + eg * (24 - phase)) / 24
@@ -172,7 +363,11 @@ pub fn material_pst<V: Variant>(pos: &Position<V>) -> i32 {
 /// variant's terms by matches).
 #[inline]
 pub fn evaluate<V: Variant>(pos: &Position<V>, variant_terms: bool) -> i32 {
-    let mut white = material_pst(pos);
+    evaluate_with(pos, variant_terms, &DEFAULT_WEIGHTS)
+}
+
+pub fn evaluate_with<V: Variant>(pos: &Position<V>, variant_terms: bool, w: &Weights) -> i32 {
+    let mut white = shared_terms(pos, w);
     if variant_terms {
         white += V::evaluate(pos);
     }

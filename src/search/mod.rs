@@ -7,6 +7,7 @@
 //! values that the front end formats.
 
 pub mod ordering;
+pub mod see;
 pub mod timeman;
 pub mod tt;
 
@@ -204,6 +205,26 @@ fn terminal_score<V: Variant>(pos: &Position<V>, ply: usize) -> i32 {
         Outcome::Win { .. } => -MATE + ply as i32,
         Outcome::Draw { .. } => 0,
     }
+}
+
+/// Late move reduction in plies: grows with depth and move number (a table of
+/// `0.75 + ln(depth) ln(index) / 2.25`, computed once).
+fn lmr_reduction(depth: i32, move_index: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<Vec<[u8; 64]>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..64)
+            .map(|d| {
+                let mut row = [0u8; 64];
+                for (i, r) in row.iter_mut().enumerate().skip(1) {
+                    if d > 0 {
+                        *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
+                    }
+                }
+                row
+            })
+            .collect()
+    });
+    table[depth.clamp(0, 63) as usize][move_index.min(63)] as i32
 }
 
 #[inline]
@@ -593,6 +614,13 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
 
+        // Internal iterative reduction: without a hash move this node is
+        // probably not worth a full-depth search.
+        let mut depth = depth;
+        if depth >= 4 && tt_fp == 0 {
+            depth -= 1;
+        }
+
         let in_check = V::in_check(pos);
         let static_eval = if in_check {
             -INF
@@ -639,11 +667,26 @@ impl<'a, V: Variant> Worker<'a, V> {
         let original_alpha = alpha;
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
+        let mut quiets_seen = 0;
+        let prune_quiets = !pv_node && !in_check;
         self.keys.push(pos.key());
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut scores, i);
             let mv = moves[i];
             let noisy = V::is_noisy(pos, mv);
+            if !noisy {
+                quiets_seen += 1;
+            }
+            if prune_quiets && !noisy && i > 0 && best_score > -MATE_BOUND {
+                // Late move pruning: at shallow depth, late quiet moves rarely
+                // matter. Futility: nor do quiet moves far below alpha.
+                if depth <= 4 && quiets_seen > 3 + depth * depth {
+                    continue;
+                }
+                if depth <= 3 && static_eval + 100 + 120 * depth <= alpha {
+                    continue;
+                }
+            }
             let mut child = *pos;
             game::play(&mut child, mv);
             self.nodes += 1;
@@ -656,9 +699,12 @@ impl<'a, V: Variant> Worker<'a, V> {
             } else {
                 // Late move reductions for quiet moves that are ordered late.
                 let mut r = 0;
-                if depth >= 3 && i >= 3 && !noisy && !in_check && !gives_check {
-                    r = 1 + i32::from(i >= 8) + depth / 8;
+                if depth >= 3 && i >= 2 && !noisy && !in_check && !gives_check {
+                    r = lmr_reduction(depth, i);
                     if pv_node {
+                        r -= 1;
+                    }
+                    if self.heur.history(pos.turn(), mv) > 2000 {
                         r -= 1;
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -789,6 +835,10 @@ impl<'a, V: Variant> Worker<'a, V> {
             if !in_check {
                 let gain = V::gain_estimate(pos, mv);
                 if stand_pat + gain + 200 < alpha || (gain <= 0 && qply >= Self::QS_CHECK_PLIES) {
+                    continue;
+                }
+                // Losing exchanges are not worth a quiescence node.
+                if V::SEE && !see::see_ge(pos, mv, 0) {
                     continue;
                 }
             }

@@ -14,6 +14,7 @@ const TT_MOVE: i32 = 1 << 30;
 const NOISY: i32 = 1 << 28;
 const KILLER_1: i32 = 1 << 27;
 const KILLER_2: i32 = KILLER_1 - 1;
+const BAD_NOISY: i32 = -(1 << 28);
 
 /// Killers per ply and a butterfly history per colour.
 pub struct Heuristics {
@@ -95,7 +96,13 @@ pub fn score_moves<V: Variant>(
             TT_MOVE
         } else if V::is_noisy(pos, mv) {
             let attacker = pos.role_at(mv.from).map_or(0, value_of);
-            NOISY + V::gain_estimate(pos, mv) * 16 - attacker / 10
+            let mvv_lva = V::gain_estimate(pos, mv) * 16 - attacker / 10;
+            // Captures that lose material by exchange go after the quiet moves.
+            if V::SEE && !super::see::see_ge(pos, mv, 0) {
+                BAD_NOISY + mvv_lva
+            } else {
+                NOISY + mvv_lva
+            }
         } else if mv == killers[0] {
             KILLER_1
         } else if mv == killers[1] {

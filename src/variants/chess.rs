@@ -12,6 +12,7 @@ pub struct Chess;
 impl Variant for Chess {
     const NAME: &'static str = "chess";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    const SEE: bool = true;
     type State = ();
 
     fn count_legal_moves(pos: &Position<Self>, _buf: &mut MoveList) -> u64 {

@@ -32,6 +32,9 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     const EN_PASSANT: bool = true;
     /// Is null-move pruning sound enough (no common zugzwang, passing not abusable)?
     const NULL_MOVE: bool = true;
+    /// Are captures plain chess exchanges, so that static exchange evaluation
+    /// predicts them? Off by default: most variants' captures do more.
+    const SEE: bool = false;
     /// Does standard insufficient material (K v K, K+minor v K) end the game?
     const INSUFFICIENT_MATERIAL: bool = true;
 
