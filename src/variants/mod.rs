@@ -17,6 +17,7 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 
 pub mod chess;
+pub mod cruise_pawns;
 
 /// A variant's rulebook. Defaults are standard chess; a variant overrides what its
 /// RULES.md section changes.
@@ -39,6 +40,13 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// Appends every legal move of the side to move.
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
         movegen::generate(pos, out, Legality::Legal, Stage::All);
+    }
+
+    /// Appends the moves the main search tries: every legal move, or a subset that
+    /// loses nothing (Cruise Pawns skips dominated missile paths). Never used by
+    /// perft, `find_move` or the referee, which see `legal_moves`.
+    fn search_moves(pos: &Position<Self>, out: &mut MoveList) {
+        Self::legal_moves(pos, out);
     }
 
     /// Appends the legal "noisy" moves (captures, promotions and the variant's
@@ -116,6 +124,13 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
                 Self::NAME
             )),
         }
+    }
+
+    /// Checks the raw FEN fields (4 to 7, as written) before anything is loaded,
+    /// for rules about what a field must say rather than what it loads to (Cruise
+    /// Pawns: en passant `-` while a missile is in flight).
+    fn check_fen_fields(_fields: &[&str]) -> Result<(), String> {
+        Ok(())
     }
 
     /// The FEN 7th field, for variants that always print one.
@@ -211,10 +226,11 @@ pub fn validate_pawn_ranks<V: Variant>(
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum VariantKind {
     Chess,
+    CruisePawns,
 }
 
 impl VariantKind {
-    pub const ALL: &'static [VariantKind] = &[VariantKind::Chess];
+    pub const ALL: &'static [VariantKind] = &[VariantKind::Chess, VariantKind::CruisePawns];
 
     pub fn name(self) -> &'static str {
         crate::with_variant!(self, V => V::NAME)
@@ -260,6 +276,10 @@ macro_rules! with_variant {
         match $kind {
             $crate::variants::VariantKind::Chess => {
                 type $V = $crate::variants::chess::Chess;
+                $body
+            }
+            $crate::variants::VariantKind::CruisePawns => {
+                type $V = $crate::variants::cruise_pawns::CruisePawns;
                 $body
             }
         }
