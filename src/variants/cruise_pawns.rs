@@ -138,37 +138,6 @@ static NEXT: [[u8; 8]; 64] = {
     t
 };
 
-/// `REACH[r][sq][d]`: squares a missile on `sq`, last flown in direction `d`, can
-/// still enter within `r` more steps. Lets the path search stop as soon as no
-/// target is within reach, which keeps perft fast despite 8 * 3^6 raw paths.
-static REACH: [[[u64; 8]; 64]; MAX_PATH + 1] = {
-    let mut t = [[[0u64; 8]; 64]; MAX_PATH + 1];
-    let mut r = 1;
-    while r <= MAX_PATH {
-        let mut sq = 0;
-        while sq < 64 {
-            let mut d = 0;
-            while d < 8 {
-                let mut acc = 0u64;
-                let mut turn = 0;
-                while turn < 3 {
-                    let nd = (d + 7 + turn) % 8;
-                    let n = NEXT[sq][nd];
-                    if n != OFF_BOARD {
-                        acc |= (1u64 << n) | t[r - 1][n as usize][nd];
-                    }
-                    turn += 1;
-                }
-                t[r][sq][d] = acc;
-                d += 1;
-            }
-            sq += 1;
-        }
-        r += 1;
-    }
-    t
-};
-
 #[inline]
 fn next(sq: Square, d: usize) -> Option<Square> {
     let n = NEXT[sq as usize][d];
@@ -285,6 +254,8 @@ fn generate_launches(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Sco
     let enemy = pos.them();
     let victims = enemy & !pos.by_role(Role::King);
     let king = pos.king_of(us);
+    let mut alive_for = Bitboard::EMPTY;
+    let mut alive = [[0u64; 8]; MAX_PATH];
     for launch in loaded_pawns(pos, us) {
         let occ0 = occ.without(launch);
         // The launch is legal when the king is safe once the pawn has left and the
@@ -319,27 +290,86 @@ fn generate_launches(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Sco
         if targets.is_empty() {
             continue;
         }
+        if targets != alive_for {
+            alive = alive_table(enemy, targets);
+            alive_for = targets;
+        }
         if scope == Scope::All {
-            let mut flight = Flight {
+            Flight {
                 launch,
                 enemy,
                 targets,
                 shootable: Bitboard::EMPTY,
-                kept: Kept::new(),
-            };
-            flight.fly_from::<false>(out);
+                alive: &alive,
+                sink: AllPaths,
+            }
+            .fly_from(out);
         } else {
             let shootable = attack_map(pos, them, occ0) & !occ0;
-            let mut flight = Flight {
+            let mut kept = Kept::new();
+            Flight {
                 launch,
                 enemy,
                 targets,
                 shootable,
-                kept: Kept::new(),
-            };
-            flight.fly_from::<true>(out);
-            flight.kept.flush(launch, out);
+                alive: &alive,
+                sink: &mut kept,
+            }
+            .fly_from(out);
+            kept.flush(launch, out);
         }
+    }
+}
+
+/// `alive[r][d]`: squares from which a missile last flown in direction `d` hits
+/// one of `targets` within `r` more steps, never passing an `enemy` piece. Exact
+/// pruning for the path search, computed with bitboards for all squares at once.
+fn alive_table(enemy: Bitboard, targets: Bitboard) -> [[u64; 8]; MAX_PATH] {
+    let passable = !enemy;
+    // `into[nd]`: squares whose neighbour in direction `nd` is a target.
+    let mut into = [Bitboard::EMPTY; 8];
+    for (nd, b) in into.iter_mut().enumerate() {
+        *b = shift(targets, (nd + 4) & 7);
+    }
+    let mut alive = [[0u64; 8]; MAX_PATH];
+    for d in 0..8 {
+        alive[1][d] = (into[(d + 7) & 7] | into[d] | into[(d + 1) & 7]).0;
+    }
+    for r in 2..MAX_PATH {
+        let mut via = [Bitboard::EMPTY; 8];
+        for (nd, b) in via.iter_mut().enumerate() {
+            *b = shift(Bitboard(alive[r - 1][nd]) & passable, (nd + 4) & 7);
+        }
+        for d in 0..8 {
+            alive[r][d] = alive[1][d] | (via[(d + 7) & 7] | via[d] | via[(d + 1) & 7]).0;
+        }
+    }
+    alive
+}
+
+/// Where the path search puts the paths it finds.
+trait Sink {
+    /// Does the sink compare shootable squares (so the search must track them)?
+    const REDUCED: bool;
+    fn hit(&mut self, launch: Square, to: Square, mask: u64, path: Path, out: &mut MoveList);
+}
+
+/// Every path is a move (`legal_moves`).
+struct AllPaths;
+
+impl Sink for AllPaths {
+    const REDUCED: bool = false;
+    #[inline(always)]
+    fn hit(&mut self, launch: Square, to: Square, _mask: u64, path: Path, out: &mut MoveList) {
+        out.push(Move::new(MoveKind::Launch, launch, to).with_extra(path.0));
+    }
+}
+
+impl Sink for &mut Kept {
+    const REDUCED: bool = true;
+    #[inline(always)]
+    fn hit(&mut self, launch: Square, to: Square, mask: u64, path: Path, out: &mut MoveList) {
+        self.offer(launch, to, mask, path, out);
     }
 }
 
@@ -407,7 +437,7 @@ fn launch_move(launch: Square, path: Path) -> Move {
 }
 
 /// The path search from one launch square.
-struct Flight {
+struct Flight<'a, S: Sink> {
     launch: Square,
     /// Enemy pieces: a path may end on one but never pass it.
     enemy: Bitboard,
@@ -415,54 +445,56 @@ struct Flight {
     targets: Bitboard,
     /// Empty squares the defender attacks once the pawn has left (reduced search).
     shootable: Bitboard,
-    kept: Kept,
+    alive: &'a [[u64; 8]; MAX_PATH],
+    sink: S,
 }
 
-impl Flight {
-    fn fly_from<const REDUCED: bool>(&mut self, out: &mut MoveList) {
-        for d in 0..8 {
-            if let Some(s1) = next(self.launch, d) {
-                self.enter::<REDUCED>(s1, d, Path::EMPTY, 0, out);
-            }
+impl<S: Sink> Flight<'_, S> {
+    fn fly_from(&mut self, out: &mut MoveList) {
+        let first = &NEXT[self.launch as usize];
+        for (d, &n) in first.iter().enumerate() {
+            self.step(n, d, 0, 0, 0, out);
         }
     }
 
-    /// The missile enters `sq` flying in direction `d`, `path` being the squares
-    /// before it and `mask` their shootable ones.
-    #[inline]
-    fn enter<const REDUCED: bool>(
-        &mut self,
-        sq: Square,
-        d: usize,
-        path: Path,
-        mask: u64,
-        out: &mut MoveList,
-    ) {
-        let path = path.push(sq);
-        if self.enemy.contains(sq) {
-            if self.targets.contains(sq) {
-                if REDUCED {
-                    self.kept.offer(self.launch, sq, mask, path, out);
-                } else {
-                    out.push(launch_move(self.launch, path));
-                }
+    /// The missile, having flown `k` squares (packed in `bits` as in [`Path`],
+    /// `mask` their shootable ones), steps onto `n` in direction `d`. Parents
+    /// expand their children inline so that leaves cost no call.
+    #[inline(always)]
+    fn step(&mut self, n: u8, d: usize, k: usize, bits: u64, mask: u64, out: &mut MoveList) {
+        if n == OFF_BOARD {
+            return;
+        }
+        let bits = bits | (n as u64) << (3 + 6 * k);
+        let b = 1u64 << n;
+        if self.enemy.0 & b != 0 {
+            if self.targets.0 & b != 0 {
+                let path = Path(bits | (k as u64 + 1));
+                self.sink
+                    .hit(self.launch, Square::new(n as u32), mask, path, out);
             }
             return;
         }
-        let remaining = MAX_PATH - path.len();
-        if remaining == 0 || REACH[remaining][sq as usize][d] & self.targets.0 == 0 {
+        let remaining = MAX_PATH - 1 - k;
+        if remaining == 0 || self.alive[remaining][d] & b == 0 {
             return;
         }
-        let mask = if REDUCED && self.shootable.contains(sq) {
-            mask | 1 << sq as u32
+        let mask = if S::REDUCED && self.shootable.0 & b != 0 {
+            mask | b
         } else {
             mask
         };
-        for nd in [(d + 7) % 8, d, (d + 1) % 8] {
-            if let Some(n) = next(sq, nd) {
-                self.enter::<REDUCED>(n, nd, path, mask, out);
-            }
-        }
+        self.expand(n as usize, d, k + 1, bits, mask, out);
+    }
+
+    /// The missile stands on `sq` (passable) having flown `k` squares in direction
+    /// `d`: it goes on straight or turns 45 degrees.
+    fn expand(&mut self, sq: usize, d: usize, k: usize, bits: u64, mask: u64, out: &mut MoveList) {
+        let next = &NEXT[sq];
+        let (left, right) = ((d + 7) & 7, (d + 1) & 7);
+        self.step(next[left], left, k, bits, mask, out);
+        self.step(next[d], d, k, bits, mask, out);
+        self.step(next[right], right, k, bits, mask, out);
     }
 }
 
@@ -853,10 +885,10 @@ pub mod eval {
         let mut hits = Bitboard::EMPTY;
         for step in 1..=MAX_PATH {
             let mut next_front = [Bitboard::EMPTY; 8];
-            for d in 0..8 {
-                hits |= front[d] & victims;
+            for (d, &squares) in front.iter().enumerate() {
+                hits |= squares & victims;
                 if step < MAX_PATH {
-                    let pass = front[d] & !blocked;
+                    let pass = squares & !blocked;
                     if pass.any() {
                         for nd in [(d + 7) % 8, d, (d + 1) % 8] {
                             next_front[nd] |= shift(pass, nd);
