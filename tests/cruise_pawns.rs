@@ -652,6 +652,60 @@ fn evaluation_counts_the_pending_missile_and_threats() {
     assert!(V::evaluate(&threat) > V::evaluate(&no_threat));
 }
 
+/// The colour-flipped FEN (board mirrored top to bottom, colours and side
+/// swapped, missile squares mirrored); castling and en passant must be `-`.
+fn mirror(f: &str) -> String {
+    let fields: Vec<&str> = f.split_whitespace().collect();
+    let board: Vec<String> = fields[0]
+        .split('/')
+        .rev()
+        .map(|r| {
+            r.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let flip = |sqs: &str| -> String {
+        sqs.as_bytes()
+            .chunks(2)
+            .map(|c| format!("{}{}", c[0] as char, (b'9' - c[1] + b'0') as char))
+            .collect()
+    };
+    let missile = match fields.get(6) {
+        Some(m) if *m != "-" => {
+            let (l, path) = m.split_once('*').expect("missile");
+            format!("{}*{}", flip(l), flip(path))
+        }
+        _ => "-".to_string(),
+    };
+    let side = if fields[1] == "w" { "b" } else { "w" };
+    format!("{} {side} - - 0 1 {missile}", board.join("/"))
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    for f in [
+        "3b3k/6n1/3p4/8/8/8/8/K7 b - - 0 1 e4*e5f6g7",
+        "4k3/8/8/3r4/8/2P5/8/4K3 w - - 0 1 -",
+        "r2q1k2/p4p1p/8/5Br1/8/8/PbP2P2/2R1KR2 b - - 0 22 g4*f3e3d3c2b2",
+        "r1q3n1/1b6/8/4nkb1/8/R3PNB1/5K1P/6N1 b - - 0 34 b3*b4c5d6e7f7g6g5",
+        "r2q1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2Q1RK1 w - - 0 9 -",
+    ] {
+        let p = pos(f);
+        let m = pos(&mirror(f));
+        assert_eq!(V::evaluate(&p), -V::evaluate(&m), "{f} vs {}", mirror(f));
+        // The mirrored position has the mirrored move count too.
+        assert_eq!(tokens(&p).len(), tokens(&m).len(), "{f}");
+    }
+    assert_eq!(V::evaluate(&Position::<V>::startpos()), 0);
+}
+
 // ----- perft -----
 
 #[test]
@@ -667,6 +721,25 @@ fn perft_hand_counts() {
         perft::perft(&pos("R3n2k/6pp/8/8/8/8/8/K7 b - - 0 1 e6*e7e8"), 1),
         0
     );
+}
+
+/// The core hooks this variant added (`check_fen_fields`, `search_moves`) leave
+/// standard chess as it was: known perft counts, and a seventh field is refused.
+#[test]
+fn chess_unchanged_by_the_new_hooks() {
+    let start = Position::<Chess>::startpos();
+    assert_eq!(perft::perft(&start, 4), 197_281);
+    let kiwipete =
+        fen::parse::<Chess>("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .expect("kiwipete");
+    assert_eq!(perft::perft(&kiwipete, 3), 97_862);
+    let mut a = MoveList::new();
+    let mut b = MoveList::new();
+    Chess::legal_moves(&kiwipete, &mut a);
+    Chess::search_moves(&kiwipete, &mut b);
+    assert_eq!(a, b);
+    assert!(fen::parse::<Chess>("4k3/8/8/8/8/8/8/4K3 w - e3 0 1 -").is_err());
+    assert!(fen::parse::<Chess>("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1").is_ok());
 }
 
 /// Deep perft of the reference positions' successors and the speed figure
@@ -806,19 +879,4 @@ fn naive_shoot_downs(p: &Position<V>) -> BTreeSet<String> {
         }
     }
     out
-}
-
-#[test]
-#[ignore]
-fn zz_bench() {
-    let f = std::env::var("CP_FEN").unwrap();
-    let d: u32 = std::env::var("CP_DEPTH").unwrap().parse().unwrap();
-    let p = pos(&f);
-    let t = std::time::Instant::now();
-    let n = perft::perft(&p, d);
-    let s = t.elapsed().as_secs_f64();
-    println!(
-        "perft({d}) = {n} in {s:.3}s = {:.2} Mnps",
-        n as f64 / s / 1e6
-    );
 }

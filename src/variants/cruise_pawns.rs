@@ -861,6 +861,10 @@ pub mod eval {
     /// Per empty square next to one's own minor or major piece that one's own
     /// pieces cover (a missile must fly through such a square, or start on it).
     pub const COVER: i32 = 3;
+    /// An unstoppable threat is worth this fraction of the threatened piece.
+    pub const THREAT_DIVISOR: i32 = 8;
+    /// A second unstoppable threat: this fraction of the lesser piece.
+    pub const DOUBLE_THREAT_DIVISOR: i32 = 3;
 
     /// Enemy non-king pieces that `color`'s loaded pawns reach by a path whose every
     /// intermediate square is friendly-occupied or empty and unattacked by the enemy
@@ -927,8 +931,8 @@ pub mod eval {
             let loaded = loaded_pawns(&board, color);
             let mut term = LOADED * loaded.count() as i32;
 
-            // Threats: the side to move cashes its best one now (quiescence finds
-            // it); against the other side's, only one can be parried per move.
+            // Threats, like a pawn attacking a piece: the owner must answer each,
+            // and of two it can usually parry only one.
             let hits = unstoppable_targets(&board, color, enemy_attacks);
             let (mut best, mut second) = (0, 0);
             for sq in hits {
@@ -940,11 +944,7 @@ pub mod eval {
                     second = v;
                 }
             }
-            term += if color == board.turn() {
-                best / 8 + second / 4
-            } else {
-                best / 6 + second / 2
-            };
+            term += best / THREAT_DIVISOR + second / DOUBLE_THREAT_DIVISOR;
 
             // Defenders covering flight squares around valuable pieces, when the
             // enemy has missiles to fear.
