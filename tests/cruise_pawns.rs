@@ -769,10 +769,10 @@ fn perft_speed() {
         fen::parse::<Chess>("r2q1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 9")
             .expect("chess FEN");
     let t = std::time::Instant::now();
-    let n = perft::perft(&c, 5);
+    let n = perft::perft(&c, 6);
     let s = t.elapsed().as_secs_f64();
     println!(
-        "chess middlegame: perft(5) = {n} in {s:.2}s = {:.2} Mnps",
+        "chess middlegame: perft(6) = {n} in {s:.2}s = {:.2} Mnps",
         n as f64 / s / 1e6
     );
 }

@@ -9,7 +9,7 @@
 //! are the legal shoot-downs plus every legal move of the *detonated board* (the
 //! target removed), and "in check" is judged on that board.
 //!
-//! Three generators share one code path ([`Scope`]): `legal_moves` (every path, what
+//! Three generators share one code path (`Scope`): `legal_moves` (every path, what
 //! perft, `find_move` and the referee see), `search_moves` (paths dominated by another
 //! path to the same target are skipped) and `noisy_moves` (quiescence).
 
