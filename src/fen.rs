@@ -18,6 +18,7 @@ pub fn parse<V: Variant>(fen: &str) -> Result<Position<V>, String> {
             fields.len()
         ));
     }
+    V::check_fen_fields(&fields)?;
     if fields.len() == 7 && fields[4].parse::<u32>().is_err() {
         return Err(format!("bad halfmove clock '{}'", fields[4]));
     }

@@ -655,7 +655,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         let mut quiets = std::mem::take(&mut self.quiet_buf[ply]);
         moves.clear();
         quiets.clear();
-        V::legal_moves(pos, &mut moves);
+        V::search_moves(pos, &mut moves);
         if moves.is_empty() {
             self.move_buf[ply] = moves;
             self.score_buf[ply] = scores;

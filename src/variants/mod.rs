@@ -18,6 +18,7 @@ use crate::position::Position;
 
 pub mod attending_pawns;
 pub mod chess;
+pub mod cruise_pawns;
 pub mod subversion;
 
 /// A variant's rulebook. Defaults are standard chess; a variant overrides what its
@@ -52,6 +53,13 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
         buf.clear();
         Self::legal_moves(pos, buf);
         buf.len() as u64
+    }
+
+    /// Appends the moves the main search tries: every legal move, or a subset that
+    /// loses nothing (Cruise Pawns skips dominated missile paths). Never used by
+    /// perft, `find_move` or the referee, which see `legal_moves`.
+    fn search_moves(pos: &Position<Self>, out: &mut MoveList) {
+        Self::legal_moves(pos, out);
     }
 
     /// Appends the legal "noisy" moves (captures, promotions and the variant's
@@ -129,6 +137,13 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
                 Self::NAME
             )),
         }
+    }
+
+    /// Checks the raw FEN fields (4 to 7, as written) before anything is loaded,
+    /// for rules about what a field must say rather than what it loads to (Cruise
+    /// Pawns: en passant `-` while a missile is in flight).
+    fn check_fen_fields(_fields: &[&str]) -> Result<(), String> {
+        Ok(())
     }
 
     /// The FEN 7th field, for variants that always print one.
@@ -224,6 +239,7 @@ pub fn validate_pawn_ranks<V: Variant>(
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum VariantKind {
     Chess,
+    CruisePawns,
     AttendingPawns,
     Subversion,
 }
@@ -233,6 +249,7 @@ impl VariantKind {
         VariantKind::Chess,
         VariantKind::AttendingPawns,
         VariantKind::Subversion,
+        VariantKind::CruisePawns,
     ];
 
     pub fn name(self) -> &'static str {
@@ -287,6 +304,10 @@ macro_rules! with_variant {
             }
             $crate::variants::VariantKind::Subversion => {
                 type $V = $crate::variants::subversion::Subversion;
+                $body
+            }
+            $crate::variants::VariantKind::CruisePawns => {
+                type $V = $crate::variants::cruise_pawns::CruisePawns;
                 $body
             }
         }
