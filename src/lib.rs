@@ -12,5 +12,6 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod tournament;
 pub mod variants;
 pub mod zobrist;

@@ -1,14 +1,45 @@
-use turncoat::variants::chess::Chess;
+//! The `turncoat` command line.
+
+use clap::{Parser, Subcommand};
+
+use turncoat::tournament;
+
+#[derive(Parser)]
+#[command(
+    name = "turncoat",
+    version,
+    about = "A UCI chess engine for standard chess and five conversion variants"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a refereed engine match or tournament (configured by engines.toml).
+    Match(Box<tournament::cli::MatchArgs>),
+    /// A scripted UCI engine used by the match runner's tests.
+    #[command(hide = true)]
+    FakeEngine(tournament::fake::FakeEngineArgs),
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let depth: u32 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5);
-    let fen = args
-        .get(2)
-        .cloned()
-        .unwrap_or("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into());
-    let threads: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let pos = turncoat::fen::parse::<Chess>(&fen).unwrap();
-    let t = std::time::Instant::now();
-    let n = turncoat::perft::perft_parallel(&pos, depth, threads);
-    println!("{n} {:?}", t.elapsed());
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Some(Command::Match(args)) => match tournament::cli::run(*args) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("error: {e}");
+                1
+            }
+        },
+        Some(Command::FakeEngine(args)) => tournament::fake::run(args),
+        None => {
+            eprintln!("error: the UCI mode is not part of this build yet; try 'turncoat match'");
+            2
+        }
+    };
+    std::process::exit(code);
 }
