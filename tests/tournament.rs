@@ -804,7 +804,7 @@ fn sprt_stops_the_match_when_decided() {
     let (sprt, llr) = r.sprt.unwrap();
     assert_eq!(sprt.verdict(llr), Verdict::AcceptH1);
     assert!(
-        r.games.len() < 200 && r.games.len() % 2 == 0,
+        r.games.len() < 200 && r.games.len().is_multiple_of(2),
         "{}",
         r.games.len()
     );
