@@ -6,12 +6,17 @@
 //! 3. engine: [`perft`], [`eval`], [`search`], [`bench`];
 //! 4. front ends: [`uci`], and `main.rs` for the command line.
 
+pub mod bench;
+pub mod cli;
+pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod search;
 pub mod tournament;
+pub mod uci;
 pub mod variants;
 pub mod zobrist;

@@ -1,14 +1,17 @@
-//! The `turncoat` command line.
+//! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`.
+
+use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use turncoat::tournament;
+use turncoat::variants::VariantKind;
+use turncoat::{bench, cli, tournament};
 
 #[derive(Parser)]
 #[command(
     name = "turncoat",
     version,
-    about = "A UCI chess engine for standard chess and five conversion variants"
+    about = "A UCI chess engine for standard chess and five conversion variants.\nWithout a subcommand it speaks UCI on stdin/stdout."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -17,6 +20,17 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Count the leaves of the legal-move tree (move generator check and speed).
+    Perft(cli::PerftArgs),
+    /// Fixed-depth search of built-in positions; prints nodes and nodes/second.
+    Bench {
+        /// Search depth per position.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Variant to bench (chess uses a list of 20 positions).
+        #[arg(long, default_value = "chess")]
+        variant: VariantKind,
+    },
     /// Play a refereed engine match or tournament (configured by engines.toml).
     Match(Box<tournament::cli::MatchArgs>),
     /// A scripted UCI engine used by the match runner's tests.
@@ -24,22 +38,26 @@ enum Command {
     FakeEngine(tournament::fake::FakeEngineArgs),
 }
 
-fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
     let cli = Cli::parse();
-    let code = match cli.command {
-        Some(Command::Match(args)) => match tournament::cli::run(*args) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("error: {e}");
-                1
-            }
-        },
-        Some(Command::FakeEngine(args)) => tournament::fake::run(args),
+    let result = match cli.command {
         None => {
-            eprintln!("error: the UCI mode is not part of this build yet; try 'turncoat match'");
-            2
+            turncoat::uci::Engine::new().run();
+            Ok(())
         }
+        Some(Command::Perft(args)) => cli::perft(&args),
+        Some(Command::Bench { depth, variant }) => bench::run(variant, depth).map(|_| ()),
+        Some(Command::Match(args)) => tournament::cli::run(*args),
+        Some(Command::FakeEngine(args)) => tournament::fake::run(args),
     };
-    std::process::exit(code);
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -31,10 +31,47 @@ pub enum Stage {
 
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
 
+/// Where generated moves go: a move list, or just a counter (perft's bulk count
+/// at the last ply, which then never builds the moves).
+pub trait MoveSink {
+    fn push(&mut self, mv: Move);
+
+    /// Plain moves from `from` to every square of `targets`.
+    #[inline]
+    fn push_all(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::new(MoveKind::Normal, from, to));
+        }
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        Vec::push(self, mv);
+    }
+}
+
+/// Counts moves instead of storing them.
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline]
+    fn push(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
+
+    #[inline]
+    fn push_all(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += targets.count() as u64;
+    }
+}
+
 /// Appends the chess moves of the side to move to `out`.
-pub fn generate<V: Variant>(
+pub fn generate<V: Variant, S: MoveSink>(
     pos: &Position<V>,
-    out: &mut MoveList,
+    out: &mut S,
     legality: Legality,
     stage: Stage,
 ) {
@@ -107,9 +144,7 @@ pub fn generate<V: Variant>(
                     targets &= attacks::ray(k, from);
                 }
             }
-            for to in targets {
-                out.push(Move::new(MoveKind::Normal, from, to));
-            }
+            out.push_all(from, targets);
         }
     }
 
@@ -176,7 +211,7 @@ pub fn generate<V: Variant>(
 }
 
 #[inline]
-fn push_pawn_move(out: &mut MoveList, from: Square, to: Square, promo: bool, kind: MoveKind) {
+fn push_pawn_move(out: &mut impl MoveSink, from: Square, to: Square, promo: bool, kind: MoveKind) {
     if promo {
         for role in PROMOTIONS {
             out.push(Move::new(kind, from, to).with_promotion(role));
@@ -192,7 +227,7 @@ fn push_pawn_move(out: &mut MoveList, from: Square, to: Square, promo: bool, kin
 /// after the whole move pass `|_| true` and check the king afterwards).
 pub fn generate_castling<V: Variant>(
     pos: &Position<V>,
-    out: &mut MoveList,
+    out: &mut impl MoveSink,
     safe: impl Fn(Square) -> bool,
     safe_destination: impl Fn(Square) -> bool,
 ) {
@@ -227,8 +262,8 @@ pub fn legal_chess<V: Variant>(pos: &Position<V>, out: &mut MoveList) {
 
 /// Number of legal standard-chess moves (perft's bulk count at the last ply).
 #[inline]
-pub fn count_legal_chess<V: Variant>(pos: &Position<V>, buf: &mut MoveList) -> u64 {
-    buf.clear();
-    legal_chess(pos, buf);
-    buf.len() as u64
+pub fn count_legal_chess<V: Variant>(pos: &Position<V>) -> u64 {
+    let mut counter = MoveCounter::default();
+    generate(pos, &mut counter, Legality::Legal, Stage::All);
+    counter.0
 }

@@ -20,11 +20,11 @@ fn perft_inner<V: Variant>(pos: &Position<V>, depth: u32, buffers: &mut [MoveLis
         return 1;
     }
     let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    if depth == 1 {
+        return V::count_legal_moves(pos, moves);
+    }
     moves.clear();
     V::legal_moves(pos, moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
     let mut nodes = 0;
     for &mv in moves.iter() {
         let mut child = *pos;

@@ -898,7 +898,7 @@ fn real_turncoat_match_at_fixed_depth() {
     assert!(out.status.success(), "{stderr}");
     assert_eq!(stderr.matches("Finished game").count(), 4, "{stderr}");
     assert!(
-        stdout.contains("Score of Turncoat vs Turncoat-B: "),
+        stdout.contains("Score of Turncoat vs Turncoat-NoVarEval: "),
         "{stdout}"
     );
     assert!(stdout.contains("Elo difference: "), "{stdout}");

@@ -48,7 +48,7 @@ pub struct FakeEngineArgs {
 }
 
 /// Runs the fake engine on stdin/stdout until `quit` or end of input.
-pub fn run(args: FakeEngineArgs) -> i32 {
+pub fn run(args: FakeEngineArgs) -> Result<(), String> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -129,15 +129,11 @@ pub fn run(args: FakeEngineArgs) -> i32 {
             _ => continue,
         };
         for r in reply {
-            if writeln!(out, "{r}").is_err() {
-                return 1;
-            }
+            writeln!(out, "{r}").map_err(|e| format!("fake engine: {e}"))?;
         }
-        if out.flush().is_err() {
-            return 1;
-        }
+        out.flush().map_err(|e| format!("fake engine: {e}"))?;
     }
-    0
+    Ok(())
 }
 
 /// Replays a `position` command and picks a move (or an illegal one).

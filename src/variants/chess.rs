@@ -2,6 +2,9 @@
 //! names it. It is also the model for the other variants.
 
 use super::Variant;
+use crate::movegen;
+use crate::moves::MoveList;
+use crate::position::Position;
 
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Chess;
@@ -10,4 +13,8 @@ impl Variant for Chess {
     const NAME: &'static str = "chess";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     type State = ();
+
+    fn count_legal_moves(pos: &Position<Self>, _buf: &mut MoveList) -> u64 {
+        movegen::count_legal_chess(pos)
+    }
 }

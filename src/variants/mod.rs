@@ -16,7 +16,9 @@ use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 
+pub mod attending_pawns;
 pub mod chess;
+pub mod subversion;
 
 /// A variant's rulebook. Defaults are standard chess; a variant overrides what its
 /// RULES.md section changes.
@@ -39,6 +41,14 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// Appends every legal move of the side to move.
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
         movegen::generate(pos, out, Legality::Legal, Stage::All);
+    }
+
+    /// Number of legal moves (perft's bulk count at the last ply); `buf` is
+    /// scratch space. Override when counting is cheaper than generating.
+    fn count_legal_moves(pos: &Position<Self>, buf: &mut MoveList) -> u64 {
+        buf.clear();
+        Self::legal_moves(pos, buf);
+        buf.len() as u64
     }
 
     /// Appends the legal "noisy" moves (captures, promotions and the variant's
@@ -211,10 +221,16 @@ pub fn validate_pawn_ranks<V: Variant>(
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum VariantKind {
     Chess,
+    AttendingPawns,
+    Subversion,
 }
 
 impl VariantKind {
-    pub const ALL: &'static [VariantKind] = &[VariantKind::Chess];
+    pub const ALL: &'static [VariantKind] = &[
+        VariantKind::Chess,
+        VariantKind::AttendingPawns,
+        VariantKind::Subversion,
+    ];
 
     pub fn name(self) -> &'static str {
         crate::with_variant!(self, V => V::NAME)
@@ -260,6 +276,14 @@ macro_rules! with_variant {
         match $kind {
             $crate::variants::VariantKind::Chess => {
                 type $V = $crate::variants::chess::Chess;
+                $body
+            }
+            $crate::variants::VariantKind::AttendingPawns => {
+                type $V = $crate::variants::attending_pawns::AttendingPawns;
+                $body
+            }
+            $crate::variants::VariantKind::Subversion => {
+                type $V = $crate::variants::subversion::Subversion;
                 $body
             }
         }

@@ -1,0 +1,122 @@
+//! Time management: turns a `go` command's limits into a soft limit (do not start
+//! another iteration after it) and a hard limit (abort the search), both in
+//! milliseconds from the start of the search.
+
+use std::time::{Duration, Instant};
+
+/// What `go` asked for. Every field is optional; none means "infinite".
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<u64>,
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    pub searchmoves: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    pub start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// `white` tells which clock is ours; `overhead` is UCI `Move Overhead`.
+    pub fn new(limits: &Limits, white: bool, overhead_ms: u64) -> Self {
+        let start = Instant::now();
+        let (soft, hard) = if let Some(mt) = limits.movetime {
+            // A fixed move time is used in full: no soft limit.
+            let t = mt.saturating_sub(overhead_ms).max(1);
+            (None, Some(t))
+        } else {
+            let (time, inc) = if white {
+                (limits.wtime, limits.winc.unwrap_or(0))
+            } else {
+                (limits.btime, limits.binc.unwrap_or(0))
+            };
+            match time {
+                Some(time) => {
+                    let usable = time.saturating_sub(overhead_ms).max(1);
+                    let moves_left = limits.movestogo.unwrap_or(30).clamp(1, 50) as u64;
+                    // Spend an even share plus most of the increment, never more
+                    // than a fifth of the clock (half with a single move to go).
+                    let share = usable / moves_left + inc * 3 / 4;
+                    let cap = if moves_left == 1 {
+                        usable * 9 / 10
+                    } else {
+                        usable / 5
+                    };
+                    let soft = share.min(cap).max(1);
+                    let hard = (soft * 3).min(cap.max(soft)).max(1);
+                    (Some(soft), Some(hard))
+                }
+                None => (None, None),
+            }
+        };
+        TimeManager {
+            start,
+            soft: soft.map(Duration::from_millis),
+            hard: hard.map(Duration::from_millis),
+        }
+    }
+
+    /// Restarts the clock (ponderhit: our time starts now).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// May another iteration start? `scale` stretches the soft limit when the best
+    /// move is unstable (>1) or shrinks it when it is settled (<1).
+    pub fn soft_expired(&self, scale: f64) -> bool {
+        self.soft
+            .is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * scale)
+    }
+
+    pub fn hard_expired(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetime_minus_overhead() {
+        let limits = Limits {
+            movetime: Some(1000),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, true, 30);
+        assert_eq!(tm.soft, None);
+        assert_eq!(tm.hard, Some(Duration::from_millis(970)));
+    }
+
+    #[test]
+    fn clock_share_is_bounded() {
+        let limits = Limits {
+            wtime: Some(60_000),
+            winc: Some(1000),
+            btime: Some(1),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, true, 10);
+        // 59_990 / 30 + 750 = 2749 ms soft; hard three times that.
+        assert_eq!(tm.soft, Some(Duration::from_millis(2749)));
+        assert_eq!(tm.hard, Some(Duration::from_millis(8247)));
+        let black = TimeManager::new(&limits, false, 10);
+        assert_eq!(black.soft, Some(Duration::from_millis(1)));
+    }
+}

@@ -1,0 +1,119 @@
+//! Search sanity: mates in 1-3 are found with exact mate scores, free material is
+//! taken and attacked material saved at depth >= 4, limits are obeyed.
+
+use std::sync::Arc;
+
+use turncoat::fen;
+use turncoat::position::Position;
+use turncoat::search::tt::TranspositionTable;
+use turncoat::search::{self, Limits, Score, Shared};
+use turncoat::variants::chess::Chess;
+
+fn search(fen_str: &str, limits: Limits) -> (String, Score) {
+    let pos: Position<Chess> = fen::parse(fen_str).expect("valid FEN");
+    let shared = Shared::new(Arc::new(TranspositionTable::new(8)));
+    let mut last = None;
+    let result = search::search(
+        &pos,
+        &[],
+        &limits,
+        &search::Options::default(),
+        &shared,
+        &mut |info| {
+            last = Some(info.score);
+        },
+    );
+    (result.best.expect("a move"), last.expect("an info"))
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn mate_in_one() {
+    let (best, score) = search("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", depth(4));
+    assert_eq!(best, "d1d8");
+    assert_eq!(score, Score::Mate(1));
+}
+
+#[test]
+fn mate_in_two() {
+    let (best, score) = search(
+        "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1",
+        depth(6),
+    );
+    assert_eq!(best, "d5d8");
+    assert_eq!(score, Score::Mate(2));
+}
+
+#[test]
+fn mate_in_three_for_black() {
+    let (best, score) = search(
+        "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1",
+        depth(8),
+    );
+    assert_eq!(best, "b1g6");
+    assert_eq!(score, Score::Mate(3));
+}
+
+#[test]
+fn mated_side_sees_negative_mate() {
+    // After Qb8 the black side is mated in one (Rxb8 Rxb8#).
+    let (_, score) = search("rQ4k1/5ppp/8/8/8/8/5PPP/1R4K1 b - - 0 1", depth(5));
+    assert_eq!(score, Score::Mate(-1));
+}
+
+#[test]
+fn takes_a_free_piece() {
+    let (best, score) = search("4k3/8/8/3n4/8/8/3R4/4K3 w - - 0 1", depth(4));
+    assert_eq!(best, "d2d5");
+    assert!(matches!(score, Score::Cp(cp) if cp > 200), "{score:?}");
+}
+
+#[test]
+fn saves_an_attacked_queen() {
+    let fen_str = "rnb1kbnr/pppp1ppp/8/4p3/3qP3/2P5/PP1P1PPP/RNBQKBNR b KQkq - 0 3";
+    let (best, score) = search(fen_str, depth(5));
+    assert!(best.starts_with("d4"), "queen left en prise: {best}");
+    assert!(matches!(score, Score::Cp(cp) if cp > -300), "{score:?}");
+}
+
+#[test]
+fn does_not_walk_into_a_fork() {
+    // The knight on b4 threatens Nc2+ forking king e1 and rook a1: White must see
+    // it and keep the exchange (rook vs knight), not drop the rook.
+    let fen_str = "4k3/8/8/8/1n6/8/8/R3K3 w - - 0 1";
+    let (best, score) = search(fen_str, depth(6));
+    let mut after: Position<Chess> = fen::parse(fen_str).expect("valid");
+    let mv = turncoat::game::find_move(&after, &best).expect("legal");
+    turncoat::game::play(&mut after, mv);
+    assert!(
+        turncoat::game::find_move(&after, "b4c2").is_none_or(|_| best.starts_with('a')),
+        "{best} allows the fork"
+    );
+    assert!(matches!(score, Score::Cp(cp) if cp > 100), "{score:?}");
+}
+
+#[test]
+fn node_limit_is_exact_with_one_thread() {
+    let pos: Position<Chess> = Position::startpos();
+    let shared = Shared::new(Arc::new(TranspositionTable::new(8)));
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let r = search::search(
+        &pos,
+        &[],
+        &limits,
+        &search::Options::default(),
+        &shared,
+        &mut |_| {},
+    );
+    assert!(r.best.is_some());
+    assert!(r.nodes >= 20_000 && r.nodes < 21_100, "{}", r.nodes);
+}
