@@ -381,12 +381,17 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         variant: spec.variant,
         time_control: spec.limit.pgn_tag(),
     };
-    let mut pgn_file = match &spec.pgn {
-        Some(p) => Some((create_pgn(p)?, p.clone())),
-        None => None,
-    };
+    // Created with the first finished game, so that a match that fails to start
+    // leaves an earlier PGN alone.
+    let mut pgn_file: Option<File> = None;
     let mut write_pgn = |rec: &GameRecord| -> Result<(), String> {
-        if let Some((f, path)) = pgn_file.as_mut() {
+        let Some(path) = &spec.pgn else {
+            return Ok(());
+        };
+        if pgn_file.is_none() {
+            pgn_file = Some(create_pgn(path)?);
+        }
+        if let Some(f) = pgn_file.as_mut() {
             f.write_all(pgn::game_to_pgn(rec, &ctx).as_bytes())
                 .and_then(|_| f.flush())
                 .map_err(|e| format!("cannot write PGN file '{}': {e}", path.display()))?;
