@@ -16,6 +16,7 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod tournament;
 pub mod uci;
 pub mod variants;
 pub mod zobrist;

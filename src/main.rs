@@ -1,11 +1,11 @@
-//! Command line: no subcommand = UCI mode; `perft`, `bench` (and later `match`).
+//! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 use turncoat::variants::VariantKind;
-use turncoat::{bench, cli};
+use turncoat::{bench, cli, tournament};
 
 #[derive(Parser)]
 #[command(
@@ -31,6 +31,11 @@ enum Command {
         #[arg(long, default_value = "chess")]
         variant: VariantKind,
     },
+    /// Play a refereed engine match or tournament (configured by engines.toml).
+    Match(Box<tournament::cli::MatchArgs>),
+    /// A scripted UCI engine used by the match runner's tests.
+    #[command(hide = true)]
+    FakeEngine(tournament::fake::FakeEngineArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +50,8 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => cli::perft(&args),
         Some(Command::Bench { depth, variant }) => bench::run(variant, depth).map(|_| ()),
+        Some(Command::Match(args)) => tournament::cli::run(*args),
+        Some(Command::FakeEngine(args)) => tournament::fake::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,384 @@
+//! `engines.toml`: engine definitions (`[[engine]]`) and match defaults (`[match]`).
+//! Every error names the file and, where the file is at fault, the line.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::referee::{Adjudication, DrawRule, Limit, ResignRule};
+use super::stats::Sprt;
+use crate::variants::VariantKind;
+
+/// The `cmd` value that means "this very executable" (the running `turncoat`).
+pub const SELF_CMD: &str = "@self";
+
+/// One `[[engine]]` entry, resolved: `cmd` is an existing file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineConfig {
+    pub name: String,
+    pub cmd: PathBuf,
+    pub args: Vec<String>,
+    /// Working directory of the process (default: the runner's).
+    pub dir: Option<PathBuf>,
+    /// `setoption name K value V`, in file order.
+    pub options: Vec<(String, String)>,
+}
+
+/// The `[match]` table; `None` means "not given here" (CLI or built-in default).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchDefaults {
+    /// Engines to play (names checked against the `[[engine]]` entries).
+    pub engines: Option<Vec<String>>,
+    pub variant: Option<VariantKind>,
+    pub games: Option<u32>,
+    pub limit: Option<Limit>,
+    pub concurrency: Option<usize>,
+    pub openings: Option<PathBuf>,
+    pub random_plies: Option<u32>,
+    pub seed: Option<u64>,
+    pub pgn: Option<PathBuf>,
+    pub gauntlet: Option<bool>,
+    pub sprt: Option<Sprt>,
+    pub time_margin_ms: Option<u64>,
+    pub move_timeout_ms: Option<u64>,
+    pub start_timeout_ms: Option<u64>,
+    pub adjudication: Adjudication,
+}
+
+/// A loaded `engines.toml`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub path: PathBuf,
+    pub engines: Vec<EngineConfig>,
+    pub defaults: MatchDefaults,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    engine: Vec<RawEngine>,
+    #[serde(default, rename = "match")]
+    matches: Option<RawMatch>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEngine {
+    name: Spanned<String>,
+    cmd: Spanned<String>,
+    #[serde(default)]
+    args: Vec<String>,
+    dir: Option<Spanned<String>>,
+    #[serde(default)]
+    options: BTreeMap<String, Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawMatch {
+    engines: Option<Spanned<Vec<String>>>,
+    variant: Option<Spanned<String>>,
+    games: Option<u32>,
+    tc: Option<Spanned<String>>,
+    movetime: Option<Spanned<u64>>,
+    nodes: Option<Spanned<u64>>,
+    depth: Option<Spanned<u32>>,
+    concurrency: Option<Spanned<usize>>,
+    openings: Option<String>,
+    random_plies: Option<u32>,
+    seed: Option<u64>,
+    pgn: Option<String>,
+    gauntlet: Option<bool>,
+    sprt: Option<Spanned<String>>,
+    time_margin: Option<u64>,
+    move_timeout: Option<Spanned<f64>>,
+    start_timeout: Option<Spanned<f64>>,
+    adjudication: Option<RawAdjudication>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawAdjudication {
+    max_moves: Option<u32>,
+    resign_moves: Option<u32>,
+    resign_score: Option<i32>,
+    draw_moves: Option<u32>,
+    draw_score: Option<i32>,
+    draw_start: Option<u32>,
+}
+
+/// Turns byte spans into `file:line:` prefixes.
+struct Locator<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Locator<'_> {
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let before = &self.text[..offset.min(self.text.len())];
+        let line = before.matches('\n').count() + 1;
+        let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        (line, col)
+    }
+
+    fn at(&self, span: Range<usize>, msg: impl std::fmt::Display) -> String {
+        let (line, _) = self.line_col(span.start);
+        format!("{}:{line}: {msg}", self.path.display())
+    }
+}
+
+impl Config {
+    /// Reads and validates a config file.
+    pub fn load(path: &Path) -> Result<Config, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read config file '{}': {e}", path.display()))?;
+        Config::parse(path, &text)
+    }
+
+    /// Parses config text; `path` names the file in messages and anchors relative
+    /// paths (its directory).
+    pub fn parse(path: &Path, text: &str) -> Result<Config, String> {
+        let loc = Locator { path, text };
+        let raw: RawFile = toml::from_str(text).map_err(|e| {
+            let msg = e.message().trim().to_string();
+            match e.span() {
+                Some(span) => {
+                    let (line, col) = loc.line_col(span.start);
+                    format!("{}:{line}:{col}: {msg}", path.display())
+                }
+                None => format!("{}: {msg}", path.display()),
+            }
+        })?;
+        let base = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+
+        let mut engines: Vec<EngineConfig> = Vec::new();
+        for e in raw.engine {
+            let name = e.name.get_ref().trim().to_string();
+            if name.is_empty() || name.contains(',') {
+                return Err(loc.at(
+                    e.name.span(),
+                    "engine name must be non-empty and contain no comma",
+                ));
+            }
+            if engines.iter().any(|x| x.name == name) {
+                return Err(loc.at(e.name.span(), format!("duplicate engine name '{name}'")));
+            }
+            let cmd = resolve_cmd(e.cmd.get_ref(), &base)
+                .map_err(|msg| loc.at(e.cmd.span(), format!("engine '{name}': {msg}")))?;
+            let dir = match &e.dir {
+                None => None,
+                Some(d) => {
+                    let p = base.join(d.get_ref());
+                    if !p.is_dir() {
+                        return Err(loc.at(
+                            d.span(),
+                            format!(
+                                "engine '{name}': working directory '{}' does not exist",
+                                p.display()
+                            ),
+                        ));
+                    }
+                    Some(p)
+                }
+            };
+            let mut options = Vec::new();
+            for (key, value) in &e.options {
+                let v = match value.get_ref() {
+                    toml::Value::String(s) => s.clone(),
+                    toml::Value::Integer(i) => i.to_string(),
+                    toml::Value::Float(f) => f.to_string(),
+                    toml::Value::Boolean(b) => b.to_string(),
+                    _ => {
+                        return Err(loc.at(
+                            value.span(),
+                            format!(
+                            "engine '{name}': option '{key}' must be a string, number or boolean"
+                        ),
+                        ))
+                    }
+                };
+                options.push((key.clone(), v));
+            }
+            engines.push(EngineConfig {
+                name,
+                cmd,
+                args: e.args,
+                dir,
+                options,
+            });
+        }
+
+        let defaults = match raw.matches {
+            None => MatchDefaults::default(),
+            Some(m) => match_defaults(m, &loc, &base, &engines)?,
+        };
+        Ok(Config {
+            path: path.to_path_buf(),
+            engines,
+            defaults,
+        })
+    }
+
+    pub fn engine(&self, name: &str) -> Option<&EngineConfig> {
+        self.engines.iter().find(|e| e.name == name)
+    }
+
+    pub fn engine_names(&self) -> String {
+        self.engines
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn match_defaults(
+    m: RawMatch,
+    loc: &Locator<'_>,
+    base: &Path,
+    engines: &[EngineConfig],
+) -> Result<MatchDefaults, String> {
+    let mut d = MatchDefaults::default();
+    if let Some(list) = &m.engines {
+        for name in list.get_ref() {
+            if !engines.iter().any(|e| &e.name == name) {
+                return Err(loc.at(
+                    list.span(),
+                    format!(
+                        "unknown engine '{name}' (defined: {})",
+                        engines
+                            .iter()
+                            .map(|e| e.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
+        }
+        d.engines = Some(list.get_ref().clone());
+    }
+    if let Some(v) = &m.variant {
+        d.variant = Some(
+            v.get_ref()
+                .parse::<VariantKind>()
+                .map_err(|e| loc.at(v.span(), e))?,
+        );
+    }
+    d.games = m.games;
+    let mut limits: Vec<(Range<usize>, Limit)> = Vec::new();
+    if let Some(tc) = &m.tc {
+        let limit = tc
+            .get_ref()
+            .parse::<Limit>()
+            .map_err(|e| loc.at(tc.span(), e))?;
+        limits.push((tc.span(), limit));
+    }
+    if let Some(x) = &m.movetime {
+        limits.push((x.span(), Limit::MoveTime(*x.get_ref())));
+    }
+    if let Some(x) = &m.nodes {
+        limits.push((x.span(), Limit::Nodes(*x.get_ref())));
+    }
+    if let Some(x) = &m.depth {
+        limits.push((x.span(), Limit::Depth(*x.get_ref())));
+    }
+    if limits.len() > 1 {
+        return Err(loc.at(
+            limits[1].0.clone(),
+            "give only one of tc, movetime, nodes, depth",
+        ));
+    }
+    if let Some((span, limit)) = limits.pop() {
+        limit.validate().map_err(|e| loc.at(span, e))?;
+        d.limit = Some(limit);
+    }
+    if let Some(c) = &m.concurrency {
+        if *c.get_ref() == 0 {
+            return Err(loc.at(c.span(), "concurrency must be at least 1"));
+        }
+        d.concurrency = Some(*c.get_ref());
+    }
+    d.openings = m.openings.map(|p| base.join(p));
+    d.random_plies = m.random_plies;
+    d.seed = m.seed;
+    d.pgn = m.pgn.filter(|p| !p.trim().is_empty()).map(|p| base.join(p));
+    d.gauntlet = m.gauntlet;
+    if let Some(s) = &m.sprt {
+        d.sprt = Some(
+            s.get_ref()
+                .parse::<Sprt>()
+                .map_err(|e| loc.at(s.span(), e))?,
+        );
+    }
+    d.time_margin_ms = m.time_margin;
+    let secs = |x: &Option<Spanned<f64>>, what: &str| -> Result<Option<u64>, String> {
+        match x {
+            None => Ok(None),
+            Some(s) if s.get_ref().is_finite() && *s.get_ref() > 0.0 => {
+                Ok(Some((s.get_ref() * 1000.0).round() as u64))
+            }
+            Some(s) => Err(loc.at(
+                s.span(),
+                format!("{what} must be a positive number of seconds"),
+            )),
+        }
+    };
+    d.move_timeout_ms = secs(&m.move_timeout, "move_timeout")?;
+    d.start_timeout_ms = secs(&m.start_timeout, "start_timeout")?;
+    if let Some(a) = m.adjudication {
+        d.adjudication = Adjudication {
+            max_moves: a.max_moves.filter(|&n| n > 0),
+            resign: match (a.resign_moves, a.resign_score) {
+                (Some(moves), Some(score)) if moves > 0 => Some(ResignRule { moves, score }),
+                _ => None,
+            },
+            draw: match (a.draw_moves, a.draw_score) {
+                (Some(moves), Some(score)) if moves > 0 => Some(DrawRule {
+                    start: a.draw_start.unwrap_or(0),
+                    moves,
+                    score,
+                }),
+                _ => None,
+            },
+        };
+    }
+    Ok(d)
+}
+
+/// `@self` is the running executable; a path with a separator is relative to the
+/// config file's directory; a bare name is looked up in `PATH`.
+fn resolve_cmd(cmd: &str, base: &Path) -> Result<PathBuf, String> {
+    let cmd = cmd.trim();
+    if cmd.is_empty() {
+        return Err("empty cmd".to_string());
+    }
+    if cmd == SELF_CMD {
+        return std::env::current_exe()
+            .map_err(|e| format!("cannot locate the running executable for '{SELF_CMD}': {e}"));
+    }
+    let p = Path::new(cmd);
+    if p.components().count() > 1 || p.is_absolute() {
+        let full = base.join(p);
+        if full.is_file() {
+            Ok(full)
+        } else {
+            Err(format!(
+                "command '{}' does not exist (cmd = \"{cmd}\")",
+                full.display()
+            ))
+        }
+    } else {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        std::env::split_paths(&path)
+            .map(|d| d.join(cmd))
+            .find(|f| f.is_file())
+            .ok_or_else(|| format!("command '{cmd}' not found in PATH"))
+    }
+}

@@ -1,0 +1,457 @@
+//! A UCI engine as a child process. Its stdout is read by a thread into a channel so
+//! that every wait has a deadline; the process is killed when the `Engine` is
+//! dropped, so engines never outlive the runner (nor a game they ruined).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use super::config::EngineConfig;
+use crate::variants::VariantKind;
+
+/// An option the engine declared in its `uci` answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UciOption {
+    pub name: String,
+    pub kind: String,
+    /// `var` values of a combo option.
+    pub vars: Vec<String>,
+}
+
+/// An engine's evaluation, from the side to move's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    Cp(i32),
+    /// Mate in N moves (negative: being mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// Centipawns, mates mapped beyond any material score.
+    pub fn as_cp(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => 100_000 - n,
+            Score::Mate(n) => -100_000 - n,
+        }
+    }
+}
+
+/// What the engine answered to a `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move exactly as sent (may be empty if `bestmove` came alone).
+    pub bestmove: String,
+    /// The last score / depth from the `info` lines.
+    pub score: Option<Score>,
+    pub depth: Option<u32>,
+    /// From writing `go` to reading `bestmove`.
+    pub elapsed: Duration,
+}
+
+/// Why a `go` did not produce a move in time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchError {
+    /// `bestmove` came after the deadline (but before the engine was given up on).
+    Late(SearchResult),
+    /// No `bestmove` even after `stop` and a grace period: the engine hangs.
+    Hang(Duration),
+    /// The process died (or closed its output); the string says how.
+    Crash(String),
+}
+
+/// A failure outside a search (handshake, `isready`, writing a command).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    Timeout(String),
+    Crash(String),
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Timeout(s) | EngineError::Crash(s) => f.write_str(s),
+        }
+    }
+}
+
+enum Recv {
+    Line(String),
+    Timeout,
+    Closed,
+}
+
+pub struct Engine {
+    pub name: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<String>,
+    /// `id name` from the handshake.
+    pub id_name: Option<String>,
+    pub options: Vec<UciOption>,
+    /// Set when the engine stopped answering: drop kills it without ceremony.
+    hung: bool,
+}
+
+impl Engine {
+    /// Spawns the engine and completes the `uci` / `uciok` handshake within `timeout`.
+    pub fn start(cfg: &EngineConfig, timeout: Duration) -> Result<Engine, String> {
+        let mut cmd = Command::new(&cfg.cmd);
+        cmd.args(&cfg.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = &cfg.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().map_err(|e| {
+            format!(
+                "engine '{}': cannot start '{}': {e}",
+                cfg.name,
+                cfg.cmd.display()
+            )
+        })?;
+        let stdin = child.stdin.take();
+        let (tx, rx) = mpsc::channel();
+        if let Some(stdout) = child.stdout.take() {
+            let name = cfg.name.clone();
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match reader.read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let line = String::from_utf8_lossy(&buf).trim().to_string();
+                            log::trace!("{name} > {line}");
+                            if tx.send(line).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        if let Some(stderr) = child.stderr.take() {
+            let name = cfg.name.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stderr).lines() {
+                    match line {
+                        Ok(l) => log::debug!("{name} (stderr): {l}"),
+                        Err(_) => break,
+                    }
+                }
+            });
+        }
+        let mut engine = Engine {
+            name: cfg.name.clone(),
+            child,
+            stdin,
+            rx,
+            id_name: None,
+            options: Vec::new(),
+            hung: false,
+        };
+        engine
+            .handshake(timeout)
+            .map_err(|e| format!("engine '{}': {e}", cfg.name))?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.send("uci")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.recv(deadline) {
+                Recv::Line(line) => {
+                    if line == "uciok" {
+                        return Ok(());
+                    }
+                    if let Some(rest) = line.strip_prefix("id name ") {
+                        self.id_name = Some(rest.trim().to_string());
+                    } else if let Some(opt) = parse_option(&line) {
+                        self.options.push(opt);
+                    }
+                }
+                Recv::Timeout => {
+                    self.hung = true;
+                    return Err(EngineError::Timeout(format!(
+                        "no 'uciok' within {} ms",
+                        timeout.as_millis()
+                    )));
+                }
+                Recv::Closed => {
+                    return Err(EngineError::Crash(format!(
+                        "exited during the uci handshake ({})",
+                        self.exit_status()
+                    )))
+                }
+            }
+        }
+    }
+
+    /// Selects the variant and sends the configured options, then waits for
+    /// `readyok`. Fails if the engine does not offer the variant.
+    pub fn configure(
+        &mut self,
+        variant: VariantKind,
+        options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<(), String> {
+        let offered = self
+            .options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case("UCI_Variant"))
+            .map(|o| o.vars.clone());
+        match offered {
+            Some(vars) => {
+                if !vars.iter().any(|v| v == variant.name()) {
+                    return Err(format!(
+                        "engine '{}' does not offer variant '{variant}' (its UCI_Variant combo lists: {})",
+                        self.name,
+                        vars.join(", ")
+                    ));
+                }
+                self.send(&format!("setoption name UCI_Variant value {variant}"))
+                    .map_err(|e| format!("engine '{}': {e}", self.name))?;
+            }
+            None if variant != VariantKind::Chess => {
+                return Err(format!(
+                    "engine '{}' has no UCI_Variant option, so it cannot play '{variant}'",
+                    self.name
+                ));
+            }
+            None => {}
+        }
+        for (key, value) in options {
+            if !self
+                .options
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(key))
+            {
+                log::warn!(
+                    "engine '{}' does not declare option '{key}'; sending it anyway",
+                    self.name
+                );
+            }
+            self.send(&format!("setoption name {key} value {value}"))
+                .map_err(|e| format!("engine '{}': {e}", self.name))?;
+        }
+        self.ready(timeout)
+            .map_err(|e| format!("engine '{}': {e}", self.name))
+    }
+
+    /// `isready` / `readyok`, skipping anything else.
+    pub fn ready(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.send("isready")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.recv(deadline) {
+                Recv::Line(line) if line == "readyok" => return Ok(()),
+                Recv::Line(_) => {}
+                Recv::Timeout => {
+                    self.hung = true;
+                    return Err(EngineError::Timeout(format!(
+                        "no 'readyok' within {} ms",
+                        timeout.as_millis()
+                    )));
+                }
+                Recv::Closed => {
+                    return Err(EngineError::Crash(format!(
+                        "exited ({})",
+                        self.exit_status()
+                    )))
+                }
+            }
+        }
+    }
+
+    /// `ucinewgame` then `isready`.
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.send("ucinewgame")?;
+        self.ready(timeout)
+    }
+
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        log::trace!("{} < {line}", self.name);
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(EngineError::Crash("input already closed".to_string()));
+        };
+        let mut buf = String::with_capacity(line.len() + 1);
+        buf.push_str(line);
+        buf.push('\n');
+        stdin
+            .write_all(buf.as_bytes())
+            .and_then(|_| stdin.flush())
+            .map_err(|e| EngineError::Crash(format!("cannot write to the engine: {e}")))
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Recv {
+        let now = Instant::now();
+        let wait = deadline.saturating_duration_since(now);
+        match self.rx.recv_timeout(wait) {
+            Ok(line) => Recv::Line(line),
+            Err(RecvTimeoutError::Timeout) => Recv::Timeout,
+            Err(RecvTimeoutError::Disconnected) => Recv::Closed,
+        }
+    }
+
+    /// Sends `position` and `go`, and waits for `bestmove` until `deadline`. After
+    /// it, sends `stop` and waits `grace` more: a move then is `Late`, none is `Hang`.
+    pub fn search(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline_from_go: Duration,
+        grace: Duration,
+    ) -> Result<SearchResult, SearchError> {
+        self.send(position).map_err(|e| self.crash_error(e))?;
+        self.send(go).map_err(|e| self.crash_error(e))?;
+        let start = Instant::now();
+        let deadline = start + deadline_from_go;
+        let mut score = None;
+        let mut depth = None;
+        let mut late = false;
+        let mut current_deadline = deadline;
+        loop {
+            match self.recv(current_deadline) {
+                Recv::Line(line) => {
+                    if let Some(rest) = line.strip_prefix("bestmove") {
+                        if !rest.is_empty() && !rest.starts_with([' ', '\t']) {
+                            continue;
+                        }
+                        let elapsed = start.elapsed();
+                        let bestmove = rest.split_whitespace().next().unwrap_or("").to_string();
+                        let result = SearchResult {
+                            bestmove,
+                            score,
+                            depth,
+                            elapsed,
+                        };
+                        return if late || elapsed > deadline_from_go {
+                            Err(SearchError::Late(result))
+                        } else {
+                            Ok(result)
+                        };
+                    }
+                    if line.starts_with("info") {
+                        parse_info(&line, &mut score, &mut depth);
+                    }
+                }
+                Recv::Timeout if !late => {
+                    late = true;
+                    if self.send("stop").is_err() {
+                        return Err(SearchError::Crash(format!(
+                            "the engine died ({})",
+                            self.exit_status()
+                        )));
+                    }
+                    current_deadline = deadline + grace;
+                }
+                Recv::Timeout => {
+                    self.hung = true;
+                    return Err(SearchError::Hang(start.elapsed()));
+                }
+                Recv::Closed => {
+                    return Err(SearchError::Crash(format!(
+                        "the engine died ({})",
+                        self.exit_status()
+                    )))
+                }
+            }
+        }
+    }
+
+    fn crash_error(&mut self, e: EngineError) -> SearchError {
+        SearchError::Crash(format!("{e} ({})", self.exit_status()))
+    }
+
+    /// Is the process still running (and not known to hang)?
+    pub fn is_alive(&mut self) -> bool {
+        !self.hung && matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// How the process ended, waiting briefly for it to finish dying.
+    pub fn exit_status(&mut self) -> String {
+        let until = Instant::now() + Duration::from_millis(500);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return status.to_string(),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                Ok(None) => return "output closed, process still running".to_string(),
+                Err(e) => return format!("status unknown: {e}"),
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if !self.hung && matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.send("quit");
+            self.stdin = None;
+            let until = Instant::now() + Duration::from_millis(250);
+            while Instant::now() < until {
+                if !matches!(self.child.try_wait(), Ok(None)) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        self.stdin = None;
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// `option name <words...> type <kind> [default ...] [min ..] [max ..] [var ..]*`.
+pub fn parse_option(line: &str) -> Option<UciOption> {
+    let rest = line.strip_prefix("option name ")?;
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let type_at = words.iter().position(|&w| w == "type")?;
+    let name = words[..type_at].join(" ");
+    let kind = words.get(type_at + 1).copied().unwrap_or("").to_string();
+    let keywords = ["default", "min", "max", "var", "type"];
+    let mut vars = Vec::new();
+    let mut i = type_at + 2;
+    while i < words.len() {
+        if words[i] == "var" {
+            let mut j = i + 1;
+            let mut value = Vec::new();
+            while j < words.len() && !keywords.contains(&words[j]) {
+                value.push(words[j]);
+                j += 1;
+            }
+            vars.push(value.join(" "));
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    Some(UciOption { name, kind, vars })
+}
+
+/// Updates score and depth from an `info` line (ignores `info string`).
+pub fn parse_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>) {
+    let mut words = line.split_whitespace().skip(1);
+    while let Some(w) = words.next() {
+        match w {
+            "string" => return,
+            "depth" => {
+                if let Some(d) = words.next().and_then(|x| x.parse().ok()) {
+                    *depth = Some(d);
+                }
+            }
+            "score" => match (words.next(), words.next().and_then(|x| x.parse().ok())) {
+                (Some("cp"), Some(v)) => *score = Some(Score::Cp(v)),
+                (Some("mate"), Some(v)) => *score = Some(Score::Mate(v)),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! A scripted UCI engine for the match runner's tests (`turncoat fake-engine`,
+//! hidden from `--help`). It plays legal moves (chosen from the position's key, so
+//! games vary but repeat exactly) and misbehaves on request at its N-th move of
+//! every game: an illegal move, a late move, a crash, or no answer at all.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use crate::fen;
+use crate::game::{self, Game};
+use crate::moves::MoveList;
+use crate::position::Position;
+use crate::variants::{Variant, VariantKind};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FakeMode {
+    /// Always legal moves.
+    Legal,
+    /// An illegal move at move N.
+    Illegal,
+    /// Sleeps `--sleep-ms` before answering at move N.
+    Slow,
+    /// Exits (status 3) on receiving `go` at move N.
+    Crash,
+    /// Never answers `go` at move N (nor anything after).
+    Hang,
+    /// Does not answer `uci` at all.
+    Silent,
+    /// Declares no `UCI_Variant` option.
+    NoVariant,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct FakeEngineArgs {
+    #[arg(long, value_enum, default_value = "legal")]
+    pub mode: FakeMode,
+    /// The engine's move number (in each game) at which it misbehaves.
+    #[arg(long, default_value_t = 1)]
+    pub at: u32,
+    /// Sleep of the `slow` mode, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub sleep_ms: u64,
+    /// Score reported in `info` (centipawns, own point of view).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub score: i32,
+}
+
+/// Runs the fake engine on stdin/stdout until `quit` or end of input.
+pub fn run(args: FakeEngineArgs) -> Result<(), String> {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut variant = VariantKind::Chess;
+    let mut position = String::from("position startpos");
+    let mut moves_this_game = 0u32;
+    let mut hanging = false;
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let line = line.trim();
+        if hanging {
+            if line == "quit" {
+                break;
+            }
+            continue;
+        }
+        let reply: Vec<String> = match line.split_whitespace().next().unwrap_or("") {
+            "uci" => {
+                if args.mode == FakeMode::Silent {
+                    continue;
+                }
+                let mut r = vec![
+                    format!("id name Fake ({:?})", args.mode),
+                    "id author tests".into(),
+                ];
+                if args.mode != FakeMode::NoVariant {
+                    let vars: Vec<String> = VariantKind::ALL
+                        .iter()
+                        .map(|v| format!("var {}", v.name()))
+                        .collect();
+                    r.push(format!(
+                        "option name UCI_Variant type combo default chess {}",
+                        vars.join(" ")
+                    ));
+                }
+                r.push("uciok".into());
+                r
+            }
+            "isready" => vec!["readyok".into()],
+            "setoption" => {
+                if let Some(v) = line.strip_prefix("setoption name UCI_Variant value ") {
+                    if let Ok(k) = v.trim().parse::<VariantKind>() {
+                        variant = k;
+                    }
+                }
+                continue;
+            }
+            "ucinewgame" => {
+                moves_this_game = 0;
+                continue;
+            }
+            "position" => {
+                position = line.to_string();
+                continue;
+            }
+            "go" => {
+                moves_this_game += 1;
+                let misbehave = moves_this_game == args.at;
+                match (args.mode, misbehave) {
+                    (FakeMode::Crash, true) => std::process::exit(3),
+                    (FakeMode::Hang, true) => {
+                        hanging = true;
+                        continue;
+                    }
+                    (FakeMode::Slow, true) => {
+                        std::thread::sleep(Duration::from_millis(args.sleep_ms))
+                    }
+                    _ => {}
+                }
+                let illegal = args.mode == FakeMode::Illegal && misbehave;
+                let mv = crate::with_variant!(variant, V => choose::<V>(&position, illegal));
+                vec![
+                    format!("info depth 1 score cp {} nodes 1", args.score),
+                    format!("bestmove {mv}"),
+                ]
+            }
+            "quit" => break,
+            _ => continue,
+        };
+        for r in reply {
+            writeln!(out, "{r}").map_err(|e| format!("fake engine: {e}"))?;
+        }
+        out.flush().map_err(|e| format!("fake engine: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Replays a `position` command and picks a move (or an illegal one).
+fn choose<V: Variant>(position: &str, illegal: bool) -> String {
+    let mut words = position.split_whitespace().skip(1);
+    let start = match words.next() {
+        Some("fen") => {
+            let fen_words: Vec<&str> = words.by_ref().take_while(|w| *w != "moves").collect();
+            fen::parse::<V>(&fen_words.join(" ")).unwrap_or_else(|_| Position::<V>::startpos())
+        }
+        _ => {
+            // Skip the "moves" keyword after startpos.
+            let _ = words.next();
+            Position::<V>::startpos()
+        }
+    };
+    let mut g = Game::new(start);
+    for t in words {
+        if g.play_token(t).is_err() {
+            break;
+        }
+    }
+    let mut moves = MoveList::new();
+    V::legal_moves(&g.pos, &mut moves);
+    let tokens: Vec<String> = moves.iter().map(|&m| game::token(&g.pos, m)).collect();
+    if illegal {
+        // A well-formed move that is not legal here.
+        for cand in ["a1a8", "h1h8", "e2e5", "a8a1", "h8h1", "e7e4", "d1d8"] {
+            if !tokens.iter().any(|t| t == cand) {
+                return cand.to_string();
+            }
+        }
+        return "a1h8".to_string();
+    }
+    if tokens.is_empty() {
+        return "0000".to_string();
+    }
+    tokens[(g.pos.key() % tokens.len() as u64) as usize].clone()
+}
