@@ -680,12 +680,17 @@ fn evaluation_terms() {
 #[test]
 #[ignore]
 fn perft_speed() {
+    // PERFT_DEPTH=5 for a longer (profiling) run.
+    let deep: u32 = std::env::var("PERFT_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(4);
     for (name, f, depth) in [
-        ("pacifist startpos", Pacifist::START_FEN, 4),
+        ("pacifist startpos", Pacifist::START_FEN, deep),
         (
             "pacifist middlegame",
             "NBR1Bq1r/P1PPKP1p/3N2p1/1P1QPN2/kp2P3/p7/2PP1PPP/B1R1RBN1 w - - 0 5",
-            4,
+            deep,
         ),
         (
             "pacifist example 3",
@@ -709,6 +714,7 @@ fn perft_speed() {
     let t = std::time::Instant::now();
     let n = perft::perft(&chess, 4);
     let s = t.elapsed().as_secs_f64();
+    assert_eq!(n, 4_085_603, "standard chess perft unchanged");
     println!(
         "chess kiwipete: perft(4) = {n} in {s:.3}s, {:.2} Mnps",
         n as f64 / s / 1e6

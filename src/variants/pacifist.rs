@@ -76,22 +76,22 @@ impl Board {
         self.colors[ci(color)] ^= f | t;
     }
 
-    /// Plays the board part of a move of `us` (no captures, no en passant).
+    /// Plays the board part of a move of `us` (no captures, no en passant) and
+    /// returns the squares it changed.
     #[inline]
-    fn apply(&mut self, us: Color, mv: Move, role: Role) {
+    fn apply(&mut self, us: Color, mv: Move, role: Role) -> u64 {
+        let squares = (1u64 << mv.from as u32) | (1u64 << mv.to as u32);
         if mv.kind == MoveKind::Castle {
             let side = castle_side(mv);
             let rank = us.backrank();
+            let rook_from = Square::from_coords(rook_file(side), rank);
+            let rook_to = Square::from_coords(side.rook_to_file(), rank);
             self.shift_piece(us, mv.from, Role::King, mv.to, Role::King);
-            self.shift_piece(
-                us,
-                Square::from_coords(rook_file(side), rank),
-                Role::Rook,
-                Square::from_coords(side.rook_to_file(), rank),
-                Role::Rook,
-            );
+            self.shift_piece(us, rook_from, Role::Rook, rook_to, Role::Rook);
+            squares | (1u64 << rook_from as u32) | (1u64 << rook_to as u32)
         } else {
             self.shift_piece(us, mv.from, role, mv.to, mv.promotion.unwrap_or(role));
+            squares
         }
     }
 
@@ -104,44 +104,214 @@ impl Board {
     fn influence_counter(&self, color: Color) -> Counter {
         let own = self.colors[ci(color)];
         let occ = self.occ();
-        let mut cnt = Counter::default();
+        let mut acc = Pairs::default();
         let pawns = self.roles[ri(Role::Pawn)] & own;
-        if pawns != 0 {
-            // Capture diagonals only; each direction's set has no overlap.
-            let (left, right) = match color {
-                Color::White => ((pawns & NOT_FILE_A) << 7, (pawns & NOT_FILE_H) << 9),
-                Color::Black => ((pawns & NOT_FILE_A) >> 9, (pawns & NOT_FILE_H) >> 7),
-            };
-            cnt.add(left);
-            cnt.add(right);
-        }
+        // Capture diagonals only; each direction's set has no overlap.
+        let (left, right) = match color {
+            Color::White => ((pawns & NOT_FILE_A) << 7, (pawns & NOT_FILE_H) << 9),
+            Color::Black => ((pawns & NOT_FILE_A) >> 9, (pawns & NOT_FILE_H) >> 7),
+        };
+        acc.counter.add2(left, right);
         for sq in Bitboard(self.roles[ri(Role::Knight)] & own) {
-            cnt.add(attacks::knight_attacks(sq).0);
+            acc.push(attacks::knight_attacks(sq).0);
         }
         for sq in Bitboard(self.roles[ri(Role::King)] & own) {
-            cnt.add(attacks::king_attacks(sq).0);
+            acc.push(attacks::king_attacks(sq).0);
         }
         let queens = self.roles[ri(Role::Queen)];
         let orth = (self.roles[ri(Role::Rook)] | queens) & own;
         let orth_occ = Bitboard(occ & !orth);
         for sq in Bitboard(orth) {
-            cnt.add(attacks::rook_attacks(sq, orth_occ).0);
+            acc.push(attacks::rook_attacks(sq, orth_occ).0);
         }
         let diag = (self.roles[ri(Role::Bishop)] | queens) & own;
         let diag_occ = Bitboard(occ & !diag);
         for sq in Bitboard(diag) {
-            cnt.add(attacks::bishop_attacks(sq, diag_occ).0);
+            acc.push(attacks::bishop_attacks(sq, diag_occ).0);
         }
-        cnt
+        acc.finish()
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    fn piece_at(&self, sq: Square) -> Option<(Color, Role)> {
+        let bit = 1u64 << sq as u32;
+        if self.occ() & bit == 0 {
+            return None;
+        }
+        let color = Color::from_white(self.colors[ci(Color::White)] & bit != 0);
+        let role = Role::ALL
+            .into_iter()
+            .find(|&r| self.roles[ri(r)] & bit != 0)?;
+        Some((color, role))
+    }
+
+    /// The sliders of `color` whose rays are of `kind` (R or Q for files and
+    /// ranks, B or Q for diagonals).
+    #[inline]
+    fn sliders(&self, color: Color, kind: RayKind) -> u64 {
+        let role = match kind {
+            RayKind::Orthogonal => Role::Rook,
+            RayKind::Diagonal => Role::Bishop,
+        };
+        (self.roles[ri(role)] | self.roles[ri(Role::Queen)]) & self.colors[ci(color)]
+    }
+
+    /// The occupancy the rays of `color`'s `kind` sliders see: their own battery
+    /// partners of that kind are transparent (rule 2's x-ray).
+    #[inline]
+    fn ray_occupancy(&self, color: Color, kind: RayKind) -> u64 {
+        self.occ() & !self.sliders(color, kind)
+    }
+
+    /// The squares the piece (`color`, `role`) on `sq` influences (rule 2).
+    #[inline]
+    fn influence_set(&self, sq: Square, color: Color, role: Role) -> u64 {
+        match role {
+            Role::Pawn => attacks::pawn_attacks(color, sq).0,
+            Role::Knight => attacks::knight_attacks(sq).0,
+            Role::King => attacks::king_attacks(sq).0,
+            Role::Rook => {
+                RayKind::Orthogonal.attacks(sq, self.ray_occupancy(color, RayKind::Orthogonal))
+            }
+            Role::Bishop => {
+                RayKind::Diagonal.attacks(sq, self.ray_occupancy(color, RayKind::Diagonal))
+            }
+            Role::Queen => {
+                RayKind::Orthogonal.attacks(sq, self.ray_occupancy(color, RayKind::Orthogonal))
+                    | RayKind::Diagonal.attacks(sq, self.ray_occupancy(color, RayKind::Diagonal))
+            }
+        }
+    }
+}
+
+/// The two kinds of rays of rule 2.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum RayKind {
+    Orthogonal,
+    Diagonal,
+}
+
+/// Empty-board lines of each kind from each square: a cache-resident filter
+/// before the magic lookups of [`Tally::change_to`].
+static LINES: [[u64; 64]; 2] = {
+    let mut lines = [[0u64; 64]; 2];
+    let mut i = 0;
+    while i < 64 {
+        let sq = Square::new(i as u32);
+        lines[0][i] = attacks::rook_attacks(sq, Bitboard::EMPTY).0;
+        lines[1][i] = attacks::bishop_attacks(sq, Bitboard::EMPTY).0;
+        i += 1;
+    }
+    lines
+};
+
+impl RayKind {
+    /// The empty-board lines of this kind through `sq`.
+    #[inline]
+    fn lines(self, sq: Square) -> u64 {
+        LINES[self as usize][sq as usize]
+    }
+
+    #[inline]
+    fn attacks(self, sq: Square, occupied: u64) -> u64 {
+        match self {
+            RayKind::Orthogonal => attacks::rook_attacks(sq, Bitboard(occupied)).0,
+            RayKind::Diagonal => attacks::bishop_attacks(sq, Bitboard(occupied)).0,
+        }
+    }
+}
+
+/// A board with the influence counts of both colours (`[black, white]`), kept up
+/// to date through changes: a move or a cascade round only recounts the pieces
+/// that changed and the sliders whose rays see a square that changed.
+#[derive(Copy, Clone, Debug)]
+struct Tally {
+    board: Board,
+    counts: [Counter; 2],
+}
+
+/// Above this many conversions in one round, counting afresh is cheaper.
+const RECOUNT_ABOVE: u32 = 4;
+
+impl Tally {
+    #[inline]
+    fn new(board: Board) -> Tally {
+        Tally {
+            board,
+            counts: [
+                board.influence_counter(Color::Black),
+                board.influence_counter(Color::White),
+            ],
+        }
     }
 
     /// Rule 3 for every square: `[black, white]`, the squares overly persuaded for
     /// that colour (the other colour's influence is strictly greater).
     #[inline]
-    fn overly_persuaded(&self) -> [u64; 2] {
-        let white = self.influence_counter(Color::White);
-        let black = self.influence_counter(Color::Black);
-        [white.greater_than(&black), black.greater_than(&white)]
+    fn persuaded(&self) -> [u64; 2] {
+        let [black, white] = &self.counts;
+        let (white_more, black_more) = white.compare(black);
+        [white_more, black_more]
+    }
+
+    /// Replaces the board by `new`, which differs from the current one on the
+    /// squares `diff` only, updating the counts by difference.
+    #[inline]
+    fn change_to(&mut self, new: &Board, diff: u64) {
+        let old = &self.board;
+        let counts = &mut self.counts;
+        debug_assert_eq!(
+            (0..6).fold(
+                (old.colors[0] ^ new.colors[0]) | (old.colors[1] ^ new.colors[1]),
+                |d, r| d | (old.roles[r] ^ new.roles[r])
+            ),
+            diff & (old.occ() | new.occ()),
+            "changed squares"
+        );
+        // Pieces that appeared, left or changed: their whole influence.
+        for sq in Bitboard(diff) {
+            if let Some((c, r)) = old.piece_at(sq) {
+                counts[ci(c)].sub(old.influence_set(sq, c, r));
+            }
+            if let Some((c, r)) = new.piece_at(sq) {
+                counts[ci(c)].add(new.influence_set(sq, c, r));
+            }
+        }
+        // Sliders that stayed: their rays change only where a square of their
+        // reach changed from blocking to transparent or back.
+        for color in [Color::Black, Color::White] {
+            for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
+                let stay = old.sliders(color, kind) & new.sliders(color, kind) & !diff;
+                if stay == 0 {
+                    continue;
+                }
+                let o_old = old.ray_occupancy(color, kind);
+                let o_new = new.ray_occupancy(color, kind);
+                let changed = o_old ^ o_new;
+                if changed == 0 {
+                    continue;
+                }
+                let mut seen = 0;
+                for x in Bitboard(changed) {
+                    if kind.lines(x) & stay != 0 {
+                        seen |= kind.attacks(x, o_old);
+                    }
+                }
+                for s in Bitboard(seen & stay) {
+                    let a = kind.attacks(s, o_old);
+                    let b = kind.attacks(s, o_new);
+                    counts[ci(color)].sub(a & !b);
+                    counts[ci(color)].add(b & !a);
+                }
+            }
+        }
+        self.board = *new;
+        debug_assert_eq!(
+            self.counts,
+            Tally::new(*new).counts,
+            "incremental influence"
+        );
     }
 
     /// Rule 4: the cascade after a move of `mover`. Returns the converted squares
@@ -150,14 +320,20 @@ impl Board {
     fn cascade(&mut self, mover: Color) -> (u64, [u64; 2]) {
         let mut converted = 0;
         loop {
-            let persuaded = self.overly_persuaded();
+            let persuaded = self.persuaded();
             // Simultaneous rounds: every persuaded piece of the non-mover turns at once.
-            let turning = self.colors[ci(!mover)] & persuaded[ci(!mover)];
+            let turning = self.board.colors[ci(!mover)] & persuaded[ci(!mover)];
             if turning == 0 {
                 return (converted, persuaded);
             }
-            self.colors[ci(!mover)] ^= turning;
-            self.colors[ci(mover)] |= turning;
+            let mut next = self.board;
+            next.colors[ci(!mover)] ^= turning;
+            next.colors[ci(mover)] |= turning;
+            if turning.count_ones() > RECOUNT_ABOVE {
+                *self = Tally::new(next);
+            } else {
+                self.change_to(&next, turning);
+            }
             converted |= turning;
         }
     }
@@ -166,26 +342,82 @@ impl Board {
 /// A bit-sliced counter: bit `i` of the count on square `s` is bit `s` of plane
 /// `i`. Six planes count to 63, more than the pieces a board can hold around one
 /// square, so no FEN can overflow it.
-#[derive(Copy, Clone, Debug, Default)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 struct Counter([u64; 6]);
 
 impl Counter {
-    /// Adds one to the count of every square in `set` (a ripple-carry add).
-    #[inline]
-    fn add(&mut self, set: u64) {
-        let mut carry = set;
-        for plane in &mut self.0 {
-            let next = *plane & carry;
-            *plane ^= carry;
+    /// Adds `carry << plane` (a ripple-carry add). Counts of 8 and more are rare,
+    /// so the upper planes sit behind one well-predicted branch.
+    #[inline(always)]
+    fn ripple(&mut self, mut carry: u64, plane: usize) {
+        let (low, high) = self.0.split_at_mut(3);
+        for p in low.iter_mut().skip(plane) {
+            let next = *p & carry;
+            *p ^= carry;
             carry = next;
-            if carry == 0 {
-                break;
+        }
+        if carry != 0 {
+            for p in high.iter_mut() {
+                let next = *p & carry;
+                *p ^= carry;
+                carry = next;
             }
         }
     }
 
+    /// Adds one to the count of every square in `set`.
+    #[inline(always)]
+    fn add(&mut self, set: u64) {
+        self.ripple(set, 0);
+    }
+
+    /// Takes one from the count of every square in `set` (each was counted).
+    #[inline(always)]
+    fn sub(&mut self, set: u64) {
+        let p = &mut self.0;
+        let mut borrow = set;
+        for plane in p.iter_mut().take(3) {
+            let next = !*plane & borrow;
+            *plane ^= borrow;
+            borrow = next;
+        }
+        if borrow != 0 {
+            for plane in p.iter_mut().skip(3) {
+                let next = !*plane & borrow;
+                *plane ^= borrow;
+                borrow = next;
+            }
+        }
+    }
+
+    /// Adds two sets at once: a full adder on plane 0, then one ripple.
+    #[inline(always)]
+    fn add2(&mut self, x: u64, y: u64) {
+        let p0 = self.0[0];
+        self.0[0] = p0 ^ x ^ y;
+        self.ripple((p0 & (x | y)) | (x & y), 1);
+    }
+
+    /// `(self > other, other > self)`, square by square. Counts of 8 and more
+    /// are rare, so the upper planes are compared only when one is in use.
+    #[inline(always)]
+    fn compare(&self, other: &Counter) -> (u64, u64) {
+        let (a, b) = (&self.0, &other.0);
+        let upper = a[3] | a[4] | a[5] | b[3] | b[4] | b[5];
+        let top = if upper == 0 { 3 } else { 6 };
+        let mut greater = 0;
+        let mut less = 0;
+        let mut equal = !0u64;
+        for i in (0..top).rev() {
+            greater |= equal & a[i] & !b[i];
+            less |= equal & b[i] & !a[i];
+            equal &= !(a[i] ^ b[i]);
+        }
+        (greater, less)
+    }
+
     /// The squares where `self` counts strictly more than `other`.
-    #[inline]
+    #[cfg(test)]
     fn greater_than(&self, other: &Counter) -> u64 {
         let mut greater = 0;
         let mut equal = !0u64;
@@ -205,6 +437,31 @@ impl Counter {
             equal &= !(self.0[i] ^ other.0[i]);
         }
         equal
+    }
+}
+
+/// Feeds sets to a [`Counter`] two at a time (half the ripples).
+#[derive(Default)]
+struct Pairs {
+    counter: Counter,
+    pending: Option<u64>,
+}
+
+impl Pairs {
+    #[inline(always)]
+    fn push(&mut self, set: u64) {
+        match self.pending.take() {
+            Some(first) => self.counter.add2(first, set),
+            None => self.pending = Some(set),
+        }
+    }
+
+    #[inline(always)]
+    fn finish(mut self) -> Counter {
+        if let Some(last) = self.pending {
+            self.counter.add(last);
+        }
+        self.counter
     }
 }
 
@@ -238,7 +495,7 @@ fn influence_with<V: Variant>(
 
 /// Rule 3 for every square: the squares overly persuaded for `color`.
 pub fn overly_persuaded(pos: &Position<Pacifist>, color: Color) -> Bitboard {
-    Bitboard(Board::of(pos).overly_persuaded()[ci(color)])
+    Bitboard(Tally::new(Board::of(pos)).persuaded()[ci(color)])
 }
 
 // ----- moves (rules 1, 5, 6) -----
@@ -249,16 +506,19 @@ pub fn overly_persuaded(pos: &Position<Pacifist>, color: Color) -> Bitboard {
 /// any move would convert anyway.
 fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
     let us = pos.turn();
-    let base = Board::of(pos);
-    let before = base.overly_persuaded();
+    let tally = Tally::new(Board::of(pos));
+    let base = tally.board;
+    let before = tally.persuaded();
     let free_conversions = base.colors[ci(!us)] & before[ci(!us)];
     let empty = !base.occ();
 
     let keep = |mv: Move, role: Role| -> bool {
         let mut b = base;
-        b.apply(us, mv, role);
-        let (converted, persuaded) = b.cascade(us);
-        let kings = b.pieces(Role::King, us);
+        let changed = b.apply(us, mv, role);
+        let mut after = tally;
+        after.change_to(&b, changed);
+        let (converted, persuaded) = after.cascade(us);
+        let kings = after.board.pieces(Role::King, us);
         kings & !persuaded[ci(us)] != 0
             && (!noisy_only || mv.promotion.is_some() || converted & !free_conversions != 0)
     };
@@ -347,10 +607,10 @@ fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
 
 /// The pieces any move of the side to move converts (rule 4 applied to the
 /// board as it stands), with the overly persuaded squares of the result.
-fn pending_conversions(pos: &Position<Pacifist>) -> (Board, u64, [u64; 2]) {
-    let mut b = Board::of(pos);
-    let (converted, persuaded) = b.cascade(pos.turn());
-    (b, converted, persuaded)
+fn pending_conversions(pos: &Position<Pacifist>) -> (Tally, u64, [u64; 2]) {
+    let mut t = Tally::new(Board::of(pos));
+    let (converted, persuaded) = t.cascade(pos.turn());
+    (t, converted, persuaded)
 }
 
 // ----- evaluation -----
@@ -417,12 +677,14 @@ impl Variant for Pacifist {
         let Some(role) = pos.role_at(mv.from) else {
             return 0;
         };
-        let base = Board::of(pos);
-        let free = base.colors[ci(!us)] & base.overly_persuaded()[ci(!us)];
-        let mut b = base;
-        b.apply(us, mv, role);
-        let (converted, _) = b.cascade(us);
-        worth_of(&b, converted & !free)
+        let tally = Tally::new(Board::of(pos));
+        let free = tally.board.colors[ci(!us)] & tally.persuaded()[ci(!us)];
+        let mut b = tally.board;
+        let changed = b.apply(us, mv, role);
+        let mut after = tally;
+        after.change_to(&b, changed);
+        let (converted, _) = after.cascade(us);
+        worth_of(&after.board, converted & !free)
             + mv.promotion
                 .map_or(0, |r| value_of(r) - value_of(Role::Pawn))
     }
@@ -432,8 +694,7 @@ impl Variant for Pacifist {
     fn play(pos: &mut Position<Self>, mv: Move) {
         pos.play_base(mv);
         let mover = !pos.turn();
-        let mut b = Board::of(pos);
-        let (converted, _) = b.cascade(mover);
+        let (converted, _) = Tally::new(Board::of(pos)).cascade(mover);
         if converted != 0 {
             for sq in Bitboard(converted) {
                 pos.recolor(sq, mover);
@@ -490,13 +751,13 @@ impl Variant for Pacifist {
     /// from turning (equal influence), and the kings' margin and escape squares.
     fn evaluate(pos: &Position<Self>) -> i32 {
         let mover = pos.turn();
-        let (b, converted, persuaded) = pending_conversions(pos);
+        let (tally, converted, persuaded) = pending_conversions(pos);
+        let b = tally.board;
         let mut score = [0i32; 2];
         score[ci(mover)] += 2 * worth_of(&b, converted);
 
-        let white = b.influence_counter(Color::White);
-        let black = b.influence_counter(Color::Black);
-        let tied = white.equal_to(&black);
+        let [black, white] = &tally.counts;
+        let tied = white.equal_to(black);
         let occ = b.occ();
         for color in [Color::White, Color::Black] {
             let own = b.colors[ci(color)];
