@@ -274,6 +274,256 @@ fn rule2_bitsliced_agrees_with_single_square() {
     assert!(overly_persuaded(&pos(fens[5]), Color::Black).contains(sq("d5")));
 }
 
+/// Rule 2 read literally, square by square (no bitboards): the independent
+/// oracle for [`influence`].
+fn walk_influence(p: &P, s: Square, color: Color) -> u32 {
+    use shakmaty::Role;
+    let (f0, r0) = (s.file() as i32, s.rank() as i32);
+    let at = |f: i32, r: i32| {
+        if (0..8).contains(&f) && (0..8).contains(&r) {
+            Some(p.piece_at(Square::from_coords(
+                shakmaty::File::new(f as u32),
+                shakmaty::Rank::new(r as u32),
+            )))
+        } else {
+            None
+        }
+    };
+    let mut n = 0;
+    let knight = [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ];
+    for (df, dr) in knight {
+        if let Some(Some(pc)) = at(f0 + df, r0 + dr) {
+            n += u32::from(pc.color == color && pc.role == Role::Knight);
+        }
+    }
+    for df in -1..=1 {
+        for dr in -1..=1 {
+            if (df, dr) == (0, 0) {
+                continue; // the piece on the square itself is not counted
+            }
+            if let Some(Some(pc)) = at(f0 + df, r0 + dr) {
+                n += u32::from(pc.color == color && pc.role == Role::King);
+                // A pawn influences the squares diagonally ahead of it.
+                let behind = if color == Color::White { -1 } else { 1 };
+                n += u32::from(
+                    pc.color == color && pc.role == Role::Pawn && df != 0 && dr == behind,
+                );
+            }
+        }
+    }
+    for (df, dr) in [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ] {
+        let kind = if df == 0 || dr == 0 {
+            Role::Rook
+        } else {
+            Role::Bishop
+        };
+        let (mut f, mut r) = (f0 + df, r0 + dr);
+        while let Some(sq) = at(f, r) {
+            if let Some(pc) = sq {
+                if pc.color == color && (pc.role == kind || pc.role == Role::Queen) {
+                    n += 1;
+                } else {
+                    break;
+                }
+            }
+            f += df;
+            r += dr;
+        }
+    }
+    n
+}
+
+#[test]
+fn rule2_influence_matches_literal_walk() {
+    let mut seed: u64 = 0x0123_4567_89ab_cdef;
+    let mut checked = 0;
+    for start in [
+        Pacifist::START_FEN,
+        "NBR1Bq1r/P1PPKP1p/3N2p1/1P1QPN2/kp2P3/p7/2PP1PPP/B1R1RBN1 w - - 0 5",
+        "1rknn1br/p1pp1p1p/3bp1p1/1p1q2n1/5p2/2P4B/pP1PP1PP/B1RKR1QN w - - 0 1",
+    ] {
+        for _ in 0..10 {
+            let mut g = Game::new(pos(start));
+            for _ in 0..60 {
+                for s in Square::ALL {
+                    for c in [Color::White, Color::Black] {
+                        assert_eq!(
+                            influence(&g.pos, s, c),
+                            walk_influence(&g.pos, s, c),
+                            "{} {s} {c}",
+                            fen::format(&g.pos)
+                        );
+                        checked += 1;
+                    }
+                }
+                if g.outcome().is_some() {
+                    break;
+                }
+                let mut moves = MoveList::new();
+                Pacifist::legal_moves(&g.pos, &mut moves);
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                g.play(moves[((seed >> 33) % moves.len() as u64) as usize]);
+            }
+        }
+    }
+    assert!(checked > 20_000, "{checked}");
+}
+
+/// Rules 1 and 4-6 read literally on top of [`walk_influence`]: the position
+/// after `mv` (base move, then rounds of simultaneous conversions).
+fn literal_after(p: &P, mv: turncoat::moves::Move) -> P {
+    let mover = p.turn();
+    let mut c = *p;
+    c.play_base(mv);
+    loop {
+        let turning: Vec<Square> = Square::ALL
+            .into_iter()
+            .filter(|&s| {
+                c.color_at(s) == Some(!mover)
+                    && walk_influence(&c, s, mover) > walk_influence(&c, s, !mover)
+            })
+            .collect();
+        if turning.is_empty() {
+            return c;
+        }
+        for s in turning {
+            c.recolor(s, mover);
+        }
+        c.set_halfmoves(0);
+    }
+}
+
+/// The legal tokens by the literal reading (independent of the engine's tally).
+fn literal_legal(p: &P) -> Vec<(String, String)> {
+    use shakmaty::{File, Rank};
+    use turncoat::movegen::{generate, Legality, Stage};
+    use turncoat::moves::{Move, MoveKind};
+    let us = p.turn();
+    let persuaded = |q: &P, s: Square, c: Color| walk_influence(q, s, !c) > walk_influence(q, s, c);
+    let mut pseudo = MoveList::new();
+    generate(p, &mut pseudo, Legality::Pseudo, Stage::All);
+    let mut candidates: Vec<Move> = pseudo
+        .into_iter()
+        .filter(|m| {
+            m.kind != MoveKind::Castle
+                && m.kind != MoveKind::EnPassant
+                && !p.occupied().contains(m.to)
+        })
+        .filter(|m| {
+            // Double step: the passed square judged before the move.
+            m.kind != MoveKind::DoublePush || {
+                let passed = Square::from_coords(
+                    m.from.file(),
+                    if us == Color::White {
+                        Rank::Third
+                    } else {
+                        Rank::Sixth
+                    },
+                );
+                !persuaded(p, passed, us)
+            }
+        })
+        .collect();
+    let rank = us.backrank();
+    let e = Square::from_coords(File::E, rank);
+    for (rook_file, king_to, passed) in [(File::H, File::G, File::F), (File::A, File::C, File::D)] {
+        let rook = Square::from_coords(rook_file, rank);
+        let between = shakmaty::attacks::between(e, rook);
+        if p.castling().contains(rook)
+            && p.piece_at(e) == Some(us.king())
+            && p.piece_at(rook) == Some(us.rook())
+            && (between & p.occupied()).is_empty()
+            && !persuaded(p, e, us)
+        {
+            let mut lifted = *p;
+            lifted.take(e);
+            if !persuaded(&lifted, Square::from_coords(passed, rank), us) {
+                candidates.push(Move::new(
+                    MoveKind::Castle,
+                    e,
+                    Square::from_coords(king_to, rank),
+                ));
+            }
+        }
+    }
+    let mut out: Vec<(String, String)> = candidates
+        .into_iter()
+        .filter_map(|m| {
+            let after = literal_after(p, m);
+            let kings = after.by_piece(us.king());
+            kings
+                .into_iter()
+                .any(|k| !persuaded(&after, k, us))
+                .then(|| (m.base_token(), fen::format(&after)))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The engine's legal moves and resulting FENs equal the literal reading's, on
+/// every position of random games (conversions, kingless turns, castling).
+#[test]
+fn rules_match_literal_reading() {
+    let mut seed: u64 = 0x0ddb_a11c_afe5_0001;
+    let mut positions = 0;
+    for start in [
+        Pacifist::START_FEN,
+        "r3k2r/p6p/8/8/7N/8/P6P/R3K2R w KQkq - 0 1",
+        "NBR1Bq1r/P1PPKP1p/3N2p1/1P1QPN2/kp2P3/p7/2PP1PPP/B1R1RBN1 w - - 0 5",
+        "nbr1b1qr/ppppKppp/7n/4pN2/K3P3/P7/QPPP1PPP/B1R1RBN1 b - - 0 1",
+        "r3k2r/pppp1ppp/8/8/8/8/PPPP1PPP/R3K2R w KQkq - 0 1",
+    ] {
+        for _ in 0..6 {
+            let mut p = pos(start);
+            for _ in 0..50 {
+                let mut moves = MoveList::new();
+                Pacifist::legal_moves(&p, &mut moves);
+                let mut engine: Vec<(String, String)> = moves
+                    .iter()
+                    .map(|&m| {
+                        let mut c = p;
+                        game::play(&mut c, m);
+                        (game::token(&p, m), fen::format(&c))
+                    })
+                    .collect();
+                engine.sort();
+                assert_eq!(engine, literal_legal(&p), "{}", fen::format(&p));
+                positions += 1;
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                game::play(&mut p, moves[((seed >> 33) % moves.len() as u64) as usize]);
+            }
+        }
+    }
+    assert!(positions > 300, "{positions}");
+    println!("{positions} positions compared");
+}
+
 // ----- rule 3: overly persuaded, equal is safe -----
 
 #[test]
@@ -673,6 +923,90 @@ fn evaluation_terms() {
         after("7k/8/6n1/5P1P/8/8/8/K7 w - - 0 1", "a1a2"),
         "7K/8/6N1/5P1P/8/8/K7/8 b - - 0 1"
     );
+}
+
+// ----- random games: consistency of keys, FENs and the incremental tally -----
+
+/// Deterministic random games from several starts. Every position reached is a
+/// valid FEN that prints and reloads to the same key (rule 5 keeps the mover a
+/// safe king, kings never vanish, promotion is compulsory), the incremental key
+/// matches (debug check in `game::play`), and in debug builds every incremental
+/// influence update is compared with a fresh count.
+#[test]
+fn random_games_stay_consistent() {
+    let mut seed: u64 = 0x5eed_1234_abcd_0042;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let starts = [
+        Pacifist::START_FEN,
+        "rkqn1rb1/ppppppbp/P7/1n4p1/8/4N3/1PPPPPPP/RNK1BBQR w - - 0 1",
+        "NBR1Bq1r/P1PPKP1p/3N2p1/1P1QPN2/kp2P3/p7/2PP1PPP/B1R1RBN1 w - - 0 5",
+        "r3k2r/p6p/8/8/7N/8/P6P/R3K2R w KQkq - 0 1",
+    ];
+    let (mut plies, mut wins, mut draws, mut kingless) = (0, 0, 0, 0);
+    for game_no in 0..120 {
+        let mut g = Game::new(pos(starts[game_no % starts.len()]));
+        for _ in 0..160 {
+            if let Some(outcome) = g.outcome() {
+                match outcome {
+                    Outcome::Win { .. } => wins += 1,
+                    Outcome::Draw { .. } => draws += 1,
+                }
+                break;
+            }
+            let mut moves = MoveList::new();
+            Pacifist::legal_moves(&g.pos, &mut moves);
+            let mv = moves[(next() % moves.len() as u64) as usize];
+            g.play(mv);
+            plies += 1;
+            let printed = fen::format(&g.pos);
+            let reloaded = pos(&printed);
+            assert_eq!(reloaded.key(), g.pos.key(), "{printed}");
+            assert_eq!(fen::format(&reloaded), printed);
+            if g.pos.by_piece(g.pos.turn().king()).is_empty() {
+                kingless += 1;
+            }
+        }
+    }
+    assert!(
+        plies > 3000 && wins > 0 && kingless > 0,
+        "{plies} {wins} {kingless}"
+    );
+    println!("{plies} plies, {wins} wins, {draws} draws, {kingless} kingless turns");
+}
+
+/// Depth 4 of the reference positions: this engine's own figures (no independent
+/// reference goes this deep), a regression check. In a debug build it also runs
+/// the fresh-count check of every incremental influence update.
+#[test]
+#[ignore]
+fn deep_perft_regression() {
+    for (f, want) in [
+        (Pacifist::START_FEN, 194_755u64),
+        (
+            "rkqn1rb1/ppppppbp/P7/1n4p1/8/4N3/1PPPPPPP/RNK1BBQR w - - 0 1",
+            308_969,
+        ),
+        (
+            "NBR1Bq1r/P1PPKP1p/3N2p1/1P1QPN2/kp2P3/p7/2PP1PPP/B1R1RBN1 w - - 0 5",
+            160_945,
+        ),
+        (
+            "rkqn1rb1/p1p2p1p/pp1p3b/Nn2P3/2N3pP/8/1PPPPPP1/R1K1BBQR w - - 0 6",
+            296_850,
+        ),
+    ] {
+        let p = pos(f);
+        let n = perft::perft(&p, 4);
+        let divided: u64 = perft::divide(&p, 4, 1).iter().map(|(_, c)| c).sum();
+        println!("{f}: {n}");
+        assert_eq!(n, divided);
+        assert_eq!(n, want, "{f}");
+    }
 }
 
 // ----- perft speed -----
