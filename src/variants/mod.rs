@@ -19,6 +19,7 @@ use crate::position::Position;
 pub mod attending_pawns;
 pub mod chess;
 pub mod cruise_pawns;
+pub mod pacifist;
 pub mod subversion;
 
 /// A variant's rulebook. Defaults are standard chess; a variant overrides what its
@@ -239,6 +240,7 @@ pub fn validate_pawn_ranks<V: Variant>(
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum VariantKind {
     Chess,
+    Pacifist,
     CruisePawns,
     AttendingPawns,
     Subversion,
@@ -247,6 +249,7 @@ pub enum VariantKind {
 impl VariantKind {
     pub const ALL: &'static [VariantKind] = &[
         VariantKind::Chess,
+        VariantKind::Pacifist,
         VariantKind::AttendingPawns,
         VariantKind::Subversion,
         VariantKind::CruisePawns,
@@ -308,6 +311,10 @@ macro_rules! with_variant {
             }
             $crate::variants::VariantKind::CruisePawns => {
                 type $V = $crate::variants::cruise_pawns::CruisePawns;
+                $body
+            }
+            $crate::variants::VariantKind::Pacifist => {
+                type $V = $crate::variants::pacifist::Pacifist;
                 $body
             }
         }

@@ -1,0 +1,806 @@
+//! Pacifist Chess (RULES.md `pacifist`): nothing is ever captured. A piece whose
+//! square is *overly persuaded* (more enemy influence than friendly) changes
+//! colour in a cascade after the opponent's move; a side wins by converting the
+//! enemy kings so that no move wins one back.
+//!
+//! Everything that counts influence works on bitboards: the cascade and legality
+//! use a bit-sliced counter over the whole board (one attack set per piece, with
+//! x-ray through same-colour batteries obtained by making the colour's own sliders
+//! of the ray's kind transparent), and [`influence`] answers a single square with
+//! one lookup per ray kind.
+
+use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
+
+use super::{validate_pawn_ranks, value_of, Variant};
+use crate::game::Outcome;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::{castle_side, rook_file, Position};
+
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Pacifist;
+
+const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
+const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+
+// ----- influence (rule 2) and overly persuaded squares (rule 3) -----
+
+/// The bare board influence depends on: roles and colours, nothing else. Cheap to
+/// copy, so legality is judged by playing a move and its cascade on a copy.
+#[derive(Copy, Clone, Debug)]
+struct Board {
+    roles: [u64; 6],
+    colors: [u64; 2],
+}
+
+#[inline]
+fn ri(role: Role) -> usize {
+    role as usize - 1
+}
+
+#[inline]
+fn ci(color: Color) -> usize {
+    color as usize
+}
+
+impl Board {
+    #[inline]
+    fn of<V: Variant>(pos: &Position<V>) -> Board {
+        let mut roles = [0; 6];
+        for role in Role::ALL {
+            roles[ri(role)] = pos.by_role(role).0;
+        }
+        Board {
+            roles,
+            colors: [pos.by_color(Color::Black).0, pos.by_color(Color::White).0],
+        }
+    }
+
+    #[inline]
+    fn occ(&self) -> u64 {
+        self.colors[0] | self.colors[1]
+    }
+
+    #[inline]
+    fn pieces(&self, role: Role, color: Color) -> u64 {
+        self.roles[ri(role)] & self.colors[ci(color)]
+    }
+
+    /// Moves a piece of `color` between empty-target squares (no capture exists).
+    #[inline]
+    fn shift_piece(&mut self, color: Color, from: Square, role: Role, to: Square, new_role: Role) {
+        let f = 1u64 << from as u32;
+        let t = 1u64 << to as u32;
+        self.roles[ri(role)] ^= f;
+        self.roles[ri(new_role)] ^= t;
+        self.colors[ci(color)] ^= f | t;
+    }
+
+    /// Plays the board part of a move of `us` (no captures, no en passant) and
+    /// returns the squares it changed.
+    #[inline]
+    fn apply(&mut self, us: Color, mv: Move, role: Role) -> u64 {
+        let squares = (1u64 << mv.from as u32) | (1u64 << mv.to as u32);
+        if mv.kind == MoveKind::Castle {
+            let side = castle_side(mv);
+            let rank = us.backrank();
+            let rook_from = Square::from_coords(rook_file(side), rank);
+            let rook_to = Square::from_coords(side.rook_to_file(), rank);
+            self.shift_piece(us, mv.from, Role::King, mv.to, Role::King);
+            self.shift_piece(us, rook_from, Role::Rook, rook_to, Role::Rook);
+            squares | (1u64 << rook_from as u32) | (1u64 << rook_to as u32)
+        } else {
+            self.shift_piece(us, mv.from, role, mv.to, mv.promotion.unwrap_or(role));
+            squares
+        }
+    }
+
+    /// Rule 2 for every square at once: the influence counts of `color`, as a
+    /// bit-sliced counter. Each piece adds its influence set; a slider's set is its
+    /// attack set with the same colour's sliders of that ray kind made transparent,
+    /// which is exactly "every piece between it and the square is a same-colour
+    /// slider of the ray's kind" (the battery x-ray).
+    #[inline]
+    fn influence_counter(&self, color: Color) -> Counter {
+        let own = self.colors[ci(color)];
+        let occ = self.occ();
+        let mut acc = Pairs::default();
+        let pawns = self.roles[ri(Role::Pawn)] & own;
+        // Capture diagonals only; each direction's set has no overlap.
+        let (left, right) = match color {
+            Color::White => ((pawns & NOT_FILE_A) << 7, (pawns & NOT_FILE_H) << 9),
+            Color::Black => ((pawns & NOT_FILE_A) >> 9, (pawns & NOT_FILE_H) >> 7),
+        };
+        acc.counter.add2(left, right);
+        for sq in Bitboard(self.roles[ri(Role::Knight)] & own) {
+            acc.push(attacks::knight_attacks(sq).0);
+        }
+        for sq in Bitboard(self.roles[ri(Role::King)] & own) {
+            acc.push(attacks::king_attacks(sq).0);
+        }
+        let queens = self.roles[ri(Role::Queen)];
+        let orth = (self.roles[ri(Role::Rook)] | queens) & own;
+        let orth_occ = Bitboard(occ & !orth);
+        for sq in Bitboard(orth) {
+            acc.push(attacks::rook_attacks(sq, orth_occ).0);
+        }
+        let diag = (self.roles[ri(Role::Bishop)] | queens) & own;
+        let diag_occ = Bitboard(occ & !diag);
+        for sq in Bitboard(diag) {
+            acc.push(attacks::bishop_attacks(sq, diag_occ).0);
+        }
+        acc.finish()
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    fn piece_at(&self, sq: Square) -> Option<(Color, Role)> {
+        let bit = 1u64 << sq as u32;
+        if self.occ() & bit == 0 {
+            return None;
+        }
+        let color = Color::from_white(self.colors[ci(Color::White)] & bit != 0);
+        let role = Role::ALL
+            .into_iter()
+            .find(|&r| self.roles[ri(r)] & bit != 0)?;
+        Some((color, role))
+    }
+
+    /// The sliders of `color` whose rays are of `kind` (R or Q for files and
+    /// ranks, B or Q for diagonals).
+    #[inline]
+    fn sliders(&self, color: Color, kind: RayKind) -> u64 {
+        let role = match kind {
+            RayKind::Orthogonal => Role::Rook,
+            RayKind::Diagonal => Role::Bishop,
+        };
+        (self.roles[ri(role)] | self.roles[ri(Role::Queen)]) & self.colors[ci(color)]
+    }
+
+    /// The occupancy the rays of `color`'s `kind` sliders see: their own battery
+    /// partners of that kind are transparent (rule 2's x-ray).
+    #[inline]
+    fn ray_occupancy(&self, color: Color, kind: RayKind) -> u64 {
+        self.occ() & !self.sliders(color, kind)
+    }
+
+    /// The squares the piece (`color`, `role`) on `sq` influences (rule 2).
+    #[inline]
+    fn influence_set(&self, sq: Square, color: Color, role: Role) -> u64 {
+        match role {
+            Role::Pawn => attacks::pawn_attacks(color, sq).0,
+            Role::Knight => attacks::knight_attacks(sq).0,
+            Role::King => attacks::king_attacks(sq).0,
+            Role::Rook => {
+                RayKind::Orthogonal.attacks(sq, self.ray_occupancy(color, RayKind::Orthogonal))
+            }
+            Role::Bishop => {
+                RayKind::Diagonal.attacks(sq, self.ray_occupancy(color, RayKind::Diagonal))
+            }
+            Role::Queen => {
+                RayKind::Orthogonal.attacks(sq, self.ray_occupancy(color, RayKind::Orthogonal))
+                    | RayKind::Diagonal.attacks(sq, self.ray_occupancy(color, RayKind::Diagonal))
+            }
+        }
+    }
+}
+
+/// The two kinds of rays of rule 2.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum RayKind {
+    Orthogonal,
+    Diagonal,
+}
+
+/// Empty-board lines of each kind from each square: a cache-resident filter
+/// before the magic lookups of [`Tally::change_to`].
+static LINES: [[u64; 64]; 2] = {
+    let mut lines = [[0u64; 64]; 2];
+    let mut i = 0;
+    while i < 64 {
+        let sq = Square::new(i as u32);
+        lines[0][i] = attacks::rook_attacks(sq, Bitboard::EMPTY).0;
+        lines[1][i] = attacks::bishop_attacks(sq, Bitboard::EMPTY).0;
+        i += 1;
+    }
+    lines
+};
+
+impl RayKind {
+    /// The empty-board lines of this kind through `sq`.
+    #[inline]
+    fn lines(self, sq: Square) -> u64 {
+        LINES[self as usize][sq as usize]
+    }
+
+    #[inline]
+    fn attacks(self, sq: Square, occupied: u64) -> u64 {
+        match self {
+            RayKind::Orthogonal => attacks::rook_attacks(sq, Bitboard(occupied)).0,
+            RayKind::Diagonal => attacks::bishop_attacks(sq, Bitboard(occupied)).0,
+        }
+    }
+}
+
+/// A board with the influence counts of both colours (`[black, white]`), kept up
+/// to date through changes: a move or a cascade round only recounts the pieces
+/// that changed and the sliders whose rays see a square that changed.
+#[derive(Copy, Clone, Debug)]
+struct Tally {
+    board: Board,
+    counts: [Counter; 2],
+}
+
+/// Above this many conversions in one round, counting afresh is cheaper.
+const RECOUNT_ABOVE: u32 = 4;
+
+impl Tally {
+    #[inline]
+    fn new(board: Board) -> Tally {
+        Tally {
+            board,
+            counts: [
+                board.influence_counter(Color::Black),
+                board.influence_counter(Color::White),
+            ],
+        }
+    }
+
+    /// Rule 3 for every square: `[black, white]`, the squares overly persuaded for
+    /// that colour (the other colour's influence is strictly greater).
+    #[inline]
+    fn persuaded(&self) -> [u64; 2] {
+        let [black, white] = &self.counts;
+        let (white_more, black_more) = white.compare(black);
+        [white_more, black_more]
+    }
+
+    /// Replaces the board by `new`, which differs from the current one on the
+    /// squares `diff` only, updating the counts by difference.
+    #[inline]
+    fn change_to(&mut self, new: &Board, diff: u64) {
+        let old = &self.board;
+        let counts = &mut self.counts;
+        debug_assert_eq!(
+            (0..6).fold(
+                (old.colors[0] ^ new.colors[0]) | (old.colors[1] ^ new.colors[1]),
+                |d, r| d | (old.roles[r] ^ new.roles[r])
+            ),
+            diff & (old.occ() | new.occ()),
+            "changed squares"
+        );
+        // Pieces that appeared, left or changed: their whole influence.
+        for sq in Bitboard(diff) {
+            if let Some((c, r)) = old.piece_at(sq) {
+                counts[ci(c)].sub(old.influence_set(sq, c, r));
+            }
+            if let Some((c, r)) = new.piece_at(sq) {
+                counts[ci(c)].add(new.influence_set(sq, c, r));
+            }
+        }
+        // Sliders that stayed: their rays change only where a square of their
+        // reach changed from blocking to transparent or back.
+        for color in [Color::Black, Color::White] {
+            for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
+                let stay = old.sliders(color, kind) & new.sliders(color, kind) & !diff;
+                if stay == 0 {
+                    continue;
+                }
+                let o_old = old.ray_occupancy(color, kind);
+                let o_new = new.ray_occupancy(color, kind);
+                let changed = o_old ^ o_new;
+                if changed == 0 {
+                    continue;
+                }
+                let mut seen = 0;
+                for x in Bitboard(changed) {
+                    if kind.lines(x) & stay != 0 {
+                        seen |= kind.attacks(x, o_old);
+                    }
+                }
+                for s in Bitboard(seen & stay) {
+                    let a = kind.attacks(s, o_old);
+                    let b = kind.attacks(s, o_new);
+                    counts[ci(color)].sub(a & !b);
+                    counts[ci(color)].add(b & !a);
+                }
+            }
+        }
+        self.board = *new;
+        debug_assert_eq!(
+            self.counts,
+            Tally::new(*new).counts,
+            "incremental influence"
+        );
+    }
+
+    /// Rule 4: the cascade after a move of `mover`. Returns the converted squares
+    /// and the overly persuaded squares of the final board (`[black, white]`).
+    #[inline]
+    fn cascade(&mut self, mover: Color) -> (u64, [u64; 2]) {
+        let mut converted = 0;
+        loop {
+            let persuaded = self.persuaded();
+            // Simultaneous rounds: every persuaded piece of the non-mover turns at once.
+            let turning = self.board.colors[ci(!mover)] & persuaded[ci(!mover)];
+            if turning == 0 {
+                return (converted, persuaded);
+            }
+            let mut next = self.board;
+            next.colors[ci(!mover)] ^= turning;
+            next.colors[ci(mover)] |= turning;
+            if turning.count_ones() > RECOUNT_ABOVE {
+                *self = Tally::new(next);
+            } else {
+                self.change_to(&next, turning);
+            }
+            converted |= turning;
+        }
+    }
+}
+
+/// A bit-sliced counter: bit `i` of the count on square `s` is bit `s` of plane
+/// `i`. Six planes count to 63, more than the pieces a board can hold around one
+/// square, so no FEN can overflow it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Counter([u64; 6]);
+
+impl Counter {
+    /// Adds `carry << plane` (a ripple-carry add). Counts of 8 and more are rare,
+    /// so the upper planes sit behind one well-predicted branch.
+    #[inline(always)]
+    fn ripple(&mut self, mut carry: u64, plane: usize) {
+        let (low, high) = self.0.split_at_mut(3);
+        for p in low.iter_mut().skip(plane) {
+            let next = *p & carry;
+            *p ^= carry;
+            carry = next;
+        }
+        if carry != 0 {
+            for p in high.iter_mut() {
+                let next = *p & carry;
+                *p ^= carry;
+                carry = next;
+            }
+        }
+    }
+
+    /// Adds one to the count of every square in `set`.
+    #[inline(always)]
+    fn add(&mut self, set: u64) {
+        self.ripple(set, 0);
+    }
+
+    /// Takes one from the count of every square in `set` (each was counted).
+    #[inline(always)]
+    fn sub(&mut self, set: u64) {
+        let p = &mut self.0;
+        let mut borrow = set;
+        for plane in p.iter_mut().take(3) {
+            let next = !*plane & borrow;
+            *plane ^= borrow;
+            borrow = next;
+        }
+        if borrow != 0 {
+            for plane in p.iter_mut().skip(3) {
+                let next = !*plane & borrow;
+                *plane ^= borrow;
+                borrow = next;
+            }
+        }
+    }
+
+    /// Adds two sets at once: a full adder on plane 0, then one ripple.
+    #[inline(always)]
+    fn add2(&mut self, x: u64, y: u64) {
+        let p0 = self.0[0];
+        self.0[0] = p0 ^ x ^ y;
+        self.ripple((p0 & (x | y)) | (x & y), 1);
+    }
+
+    /// `(self > other, other > self)`, square by square. Counts of 8 and more
+    /// are rare, so the upper planes are compared only when one is in use.
+    #[inline(always)]
+    fn compare(&self, other: &Counter) -> (u64, u64) {
+        let (a, b) = (&self.0, &other.0);
+        let upper = a[3] | a[4] | a[5] | b[3] | b[4] | b[5];
+        let top = if upper == 0 { 3 } else { 6 };
+        let mut greater = 0;
+        let mut less = 0;
+        let mut equal = !0u64;
+        for i in (0..top).rev() {
+            greater |= equal & a[i] & !b[i];
+            less |= equal & b[i] & !a[i];
+            equal &= !(a[i] ^ b[i]);
+        }
+        (greater, less)
+    }
+
+    /// The squares where `self` counts strictly more than `other`.
+    #[cfg(test)]
+    fn greater_than(&self, other: &Counter) -> u64 {
+        let mut greater = 0;
+        let mut equal = !0u64;
+        for i in (0..6).rev() {
+            let (a, b) = (self.0[i], other.0[i]);
+            greater |= equal & a & !b;
+            equal &= !(a ^ b);
+        }
+        greater
+    }
+
+    /// The squares where both counters are equal.
+    #[inline]
+    fn equal_to(&self, other: &Counter) -> u64 {
+        let mut equal = !0u64;
+        for i in 0..6 {
+            equal &= !(self.0[i] ^ other.0[i]);
+        }
+        equal
+    }
+}
+
+/// Feeds sets to a [`Counter`] two at a time (half the ripples).
+#[derive(Default)]
+struct Pairs {
+    counter: Counter,
+    pending: Option<u64>,
+}
+
+impl Pairs {
+    #[inline(always)]
+    fn push(&mut self, set: u64) {
+        match self.pending.take() {
+            Some(first) => self.counter.add2(first, set),
+            None => self.pending = Some(set),
+        }
+    }
+
+    #[inline(always)]
+    fn finish(mut self) -> Counter {
+        if let Some(last) = self.pending {
+            self.counter.add(last);
+        }
+        self.counter
+    }
+}
+
+/// Rule 2 on one square: how many pieces of `color` influence `sq` (the piece on
+/// `sq` excluded). Bitboards: walking out from `sq` along a ray counts the leading
+/// run of `color`'s sliders of the ray's kind, which is a single attack lookup with
+/// those sliders removed from the occupancy.
+pub fn influence(pos: &Position<Pacifist>, sq: Square, color: Color) -> u32 {
+    influence_with(pos, sq, color, Bitboard::EMPTY)
+}
+
+/// [`influence`] with the pieces on `lifted` taken off the board (they neither
+/// count nor block): rule 6 lifts the castling king.
+fn influence_with<V: Variant>(
+    pos: &Position<V>,
+    sq: Square,
+    color: Color,
+    lifted: Bitboard,
+) -> u32 {
+    let own = pos.by_color(color) & !lifted;
+    let occ = pos.occupied() & !lifted;
+    let orth = pos.rooks_and_queens() & own;
+    let diag = pos.bishops_and_queens() & own;
+    let steps = (attacks::knight_attacks(sq) & pos.by_role(Role::Knight))
+        | (attacks::king_attacks(sq) & pos.by_role(Role::King))
+        | (attacks::pawn_attacks(!color, sq) & pos.by_role(Role::Pawn));
+    ((steps & own).count()
+        + (attacks::rook_attacks(sq, occ & !orth) & orth).count()
+        + (attacks::bishop_attacks(sq, occ & !diag) & diag).count()) as u32
+}
+
+/// Rule 3 for every square: the squares overly persuaded for `color`.
+pub fn overly_persuaded(pos: &Position<Pacifist>, color: Color) -> Bitboard {
+    Bitboard(Tally::new(Board::of(pos)).persuaded()[ci(color)])
+}
+
+// ----- moves (rules 1, 5, 6) -----
+
+/// Pseudo-moves are chess moves to empty squares (rule 1); each is kept when
+/// its cascade leaves the mover a king that is not overly persuaded (rule 5).
+/// `noisy_only` keeps promotions and moves that convert more than the pieces
+/// any move would convert anyway.
+fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
+    let us = pos.turn();
+    let tally = Tally::new(Board::of(pos));
+    let base = tally.board;
+    let before = tally.persuaded();
+    let free_conversions = base.colors[ci(!us)] & before[ci(!us)];
+    let empty = !base.occ();
+
+    let keep = |mv: Move, role: Role| -> bool {
+        let mut b = base;
+        let changed = b.apply(us, mv, role);
+        let mut after = tally;
+        after.change_to(&b, changed);
+        let (converted, persuaded) = after.cascade(us);
+        let kings = after.board.pieces(Role::King, us);
+        kings & !persuaded[ci(us)] != 0
+            && (!noisy_only || mv.promotion.is_some() || converted & !free_conversions != 0)
+    };
+    let consider = |out: &mut MoveList, mv: Move, role: Role| {
+        if keep(mv, role) {
+            out.push(mv);
+        }
+    };
+
+    for role in [
+        Role::King,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ] {
+        for from in Bitboard(base.pieces(role, us)) {
+            let targets = attacks::attacks(from, role.of(us), Bitboard(base.occ())).0 & empty;
+            for to in Bitboard(targets) {
+                consider(out, Move::new(MoveKind::Normal, from, to), role);
+            }
+        }
+    }
+
+    let (forward, second, last): (i32, Rank, Rank) = match us {
+        Color::White => (8, Rank::Second, Rank::Eighth),
+        Color::Black => (-8, Rank::Seventh, Rank::First),
+    };
+    for from in Bitboard(base.pieces(Role::Pawn, us)) {
+        let Some(one) = from.offset(forward) else {
+            continue;
+        };
+        if !Bitboard(empty).contains(one) {
+            continue;
+        }
+        if one.rank() == last {
+            for promo in PROMOTIONS {
+                consider(
+                    out,
+                    Move::new(MoveKind::Normal, from, one).with_promotion(promo),
+                    Role::Pawn,
+                );
+            }
+            continue;
+        }
+        consider(out, Move::new(MoveKind::Normal, from, one), Role::Pawn);
+        // Rule 5: no double step across a square overly persuaded for the mover,
+        // judged before the move with the pawn still on its square.
+        if from.rank() == second && !Bitboard(before[ci(us)]).contains(one) {
+            if let Some(two) = one.offset(forward) {
+                if Bitboard(empty).contains(two) {
+                    consider(out, Move::new(MoveKind::DoublePush, from, two), Role::Pawn);
+                }
+            }
+        }
+    }
+
+    if !noisy_only {
+        // Rule 6: start square judged as it stands, the passed square with the
+        // king lifted; the destination by rule 5 after the cascade.
+        let king_from = Square::from_coords(File::E, us.backrank());
+        let lifted = Bitboard::from_square(king_from);
+        let start = out.len();
+        crate::movegen::generate_castling(
+            pos,
+            out,
+            |sq| {
+                if sq == king_from {
+                    !Bitboard(before[ci(us)]).contains(sq)
+                } else {
+                    influence_with(pos, sq, !us, lifted) <= influence_with(pos, sq, us, lifted)
+                }
+            },
+            |_| true,
+        );
+        // At most two castling moves: judge them from a copy, no allocation.
+        let mut castles = [Move::NULL; 2];
+        let n = out.len() - start;
+        castles[..n].copy_from_slice(&out[start..]);
+        out.truncate(start);
+        for &mv in &castles[..n] {
+            consider(out, mv, Role::King);
+        }
+    }
+}
+
+/// The pieces any move of the side to move converts (rule 4 applied to the
+/// board as it stands), with the overly persuaded squares of the result.
+fn pending_conversions(pos: &Position<Pacifist>) -> (Tally, u64, [u64; 2]) {
+    let mut t = Tally::new(Board::of(pos));
+    let (converted, persuaded) = t.cascade(pos.turn());
+    (t, converted, persuaded)
+}
+
+// ----- evaluation -----
+
+/// What converting a king is worth to the evaluation: the loser must win one back
+/// at once or lose (rule 7), so it outweighs any single piece.
+const KING_WORTH: i32 = 1200;
+/// A second king is a spare life.
+const KING_COUNT_BONUS: i32 = 100;
+
+#[inline]
+fn worth(role: Role) -> i32 {
+    if role == Role::King {
+        KING_WORTH
+    } else {
+        value_of(role)
+    }
+}
+
+fn worth_of(b: &Board, set: u64) -> i32 {
+    Role::ALL
+        .iter()
+        .map(|&r| worth(r) * (b.roles[ri(r)] & set).count_ones() as i32)
+        .sum()
+}
+
+// ----- the rulebook -----
+
+impl Variant for Pacifist {
+    const NAME: &'static str = "pacifist";
+    const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    /// Rule 1: no en passant, so a double step never leaves a square.
+    const EN_PASSANT: bool = false;
+    /// Off. Zugzwang is common: every move withdraws the moved piece's influence
+    /// from the squares it left, and positions where the king has no safe step are
+    /// frequent (a king with no legal move is a draw, rule 7). Worse, a pass skips
+    /// the compulsory cascade (rule 4): the enemy pieces that any real move would
+    /// convert stay unconverted, so the null-move child is a position the rules
+    /// cannot produce and its bound is not a bound.
+    const NULL_MOVE: bool = false;
+    /// RULES.md: insufficient material is not used in Pacifist.
+    const INSUFFICIENT_MATERIAL: bool = false;
+
+    type State = ();
+
+    fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
+        generate(pos, out, false);
+    }
+
+    /// Promotions and moves whose cascade converts something beyond what any move
+    /// converts anyway (the enemy pieces already overly persuaded).
+    fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
+        generate(pos, out, true);
+    }
+
+    fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        mv.promotion.is_some() || Self::gain_estimate(pos, mv) > 0
+    }
+
+    /// Worth of what the move converts beyond the free conversions, plus the
+    /// promotion gain.
+    fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
+        let us = pos.turn();
+        let Some(role) = pos.role_at(mv.from) else {
+            return 0;
+        };
+        let tally = Tally::new(Board::of(pos));
+        let free = tally.board.colors[ci(!us)] & tally.persuaded()[ci(!us)];
+        let mut b = tally.board;
+        let changed = b.apply(us, mv, role);
+        let mut after = tally;
+        after.change_to(&b, changed);
+        let (converted, _) = after.cascade(us);
+        worth_of(&after.board, converted & !free)
+            + mv.promotion
+                .map_or(0, |r| value_of(r) - value_of(Role::Pawn))
+    }
+
+    /// The chess part, then the cascade (rule 4); the clock resets on a pawn move
+    /// (done by `play_base`) and on any conversion (rule 7).
+    fn play(pos: &mut Position<Self>, mv: Move) {
+        pos.play_base(mv);
+        let mover = !pos.turn();
+        let (converted, _) = Tally::new(Board::of(pos)).cascade(mover);
+        if converted != 0 {
+            for sq in Bitboard(converted) {
+                pos.recolor(sq, mover);
+            }
+            pos.set_halfmoves(0);
+        }
+    }
+
+    /// There is no check. The analogue is having no king: every legal move must
+    /// then win one back (rule 7), so the search must not stand pat or pass.
+    fn in_check(pos: &Position<Self>) -> bool {
+        pos.by_piece(pos.turn().king()).is_empty()
+    }
+
+    /// Rule 7: with a king, no legal move is a draw; without one, a loss.
+    fn no_legal_moves(pos: &Position<Self>) -> Outcome {
+        if pos.by_piece(pos.turn().king()).any() {
+            Outcome::Draw {
+                reason: "king with no legal move",
+            }
+        } else {
+            Outcome::Win {
+                winner: !pos.turn(),
+                reason: "all kings converted",
+            }
+        }
+    }
+
+    /// RULES.md: exactly two kings in total; the side not to move must have a king
+    /// that is not overly persuaded; no pawn on rank 1 or 8.
+    fn validate(pos: &Position<Self>) -> Result<(), String> {
+        let kings = pos.by_role(Role::King).count();
+        if kings != 2 {
+            return Err(format!(
+                "pacifist needs exactly two kings in total, found {kings}"
+            ));
+        }
+        validate_pawn_ranks(pos, false)?;
+        let waiting = !pos.turn();
+        let their_kings = pos.by_piece(waiting.king());
+        if their_kings.is_empty() {
+            return Err(format!("{waiting} (not to move) has no king"));
+        }
+        if (their_kings & !overly_persuaded(pos, waiting)).is_empty() {
+            return Err(format!(
+                "every king of {waiting} (not to move) is overly persuaded"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Centipawns from White's point of view: the conversions any move of the
+    /// side to move makes (a swing of twice the piece), pieces one persuader away
+    /// from turning (equal influence), and the kings' margin and escape squares.
+    fn evaluate(pos: &Position<Self>) -> i32 {
+        let mover = pos.turn();
+        let (tally, converted, persuaded) = pending_conversions(pos);
+        let b = tally.board;
+        let mut score = [0i32; 2];
+        score[ci(mover)] += 2 * worth_of(&b, converted);
+
+        let [black, white] = &tally.counts;
+        let tied = white.equal_to(black);
+        let occ = b.occ();
+        for color in [Color::White, Color::Black] {
+            let own = b.colors[ci(color)];
+            let kings = own & b.roles[ri(Role::King)];
+            // A tie turns with one more persuader; the side to move strikes first.
+            let divisor = if color == mover { 16 } else { 6 };
+            score[ci(color)] -= worth_of(&b, own & tied & !kings) / divisor;
+            score[ci(color)] += KING_COUNT_BONUS * kings.count_ones() as i32;
+            for k in Bitboard(kings) {
+                if tied & (1u64 << k as u32) != 0 {
+                    score[ci(color)] -= if color == mover { 40 } else { 120 };
+                }
+                let around = attacks::king_attacks(k).0;
+                // Escape squares: with none, the king can neither flee nor keep the
+                // game alive by itself.
+                let escapes = around & !occ & !persuaded[ci(color)];
+                if escapes == 0 {
+                    score[ci(color)] -= 30;
+                }
+                score[ci(color)] -= 8 * (around & persuaded[ci(color)]).count_ones() as i32;
+            }
+        }
+        score[ci(Color::White)] - score[ci(Color::Black)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counter_counts_and_compares() {
+        let mut a = Counter::default();
+        let mut b = Counter::default();
+        for _ in 0..40 {
+            a.add(1);
+        }
+        for _ in 0..39 {
+            b.add(1 | 2);
+        }
+        assert_eq!(a.greater_than(&b), 1);
+        assert_eq!(b.greater_than(&a), 2);
+        b.add(1);
+        assert_eq!(a.equal_to(&b) & 3, 1);
+    }
+}
