@@ -17,6 +17,7 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 
 pub mod chess;
+pub mod cowardly_crew;
 
 /// A variant's rulebook. Defaults are standard chess; a variant overrides what its
 /// RULES.md section changes.
@@ -211,10 +212,11 @@ pub fn validate_pawn_ranks<V: Variant>(
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum VariantKind {
     Chess,
+    CowardlyCrew,
 }
 
 impl VariantKind {
-    pub const ALL: &'static [VariantKind] = &[VariantKind::Chess];
+    pub const ALL: &'static [VariantKind] = &[VariantKind::Chess, VariantKind::CowardlyCrew];
 
     pub fn name(self) -> &'static str {
         crate::with_variant!(self, V => V::NAME)
@@ -260,6 +262,10 @@ macro_rules! with_variant {
         match $kind {
             $crate::variants::VariantKind::Chess => {
                 type $V = $crate::variants::chess::Chess;
+                $body
+            }
+            $crate::variants::VariantKind::CowardlyCrew => {
+                type $V = $crate::variants::cowardly_crew::CowardlyCrew;
                 $body
             }
         }
