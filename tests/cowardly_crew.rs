@@ -254,9 +254,7 @@ fn en_passant_parries_check_by_conversion() {
     let pos = load("7k/8/3p4/1Pp1K3/8/8/8/8 w - c6 0 1");
     assert_eq!(
         tokens(&pos),
-        sorted(&[
-            "b5c6", "e5d5", "e5d6", "e5d6,n", "e5e4", "e5e6", "e5f4", "e5f5", "e5f6"
-        ])
+        sorted(&["b5c6", "e5d5", "e5d6", "e5d6,n", "e5e4", "e5e6", "e5f4", "e5f5", "e5f6"])
     );
     assert_eq!(after(&pos, "b5c6"), "7k/8/2PP4/4K3/8/8/8/8 b - - 0 1");
     assert_eq!(after(&pos, "e5d6"), "7k/8/3K4/1PP5/8/8/8/8 b - - 0 1");
@@ -364,8 +362,14 @@ fn keys_follow_conversions() {
     }
     // Losing a castling right by conversion is part of the key.
     let castle = play_all("r3k2r/6r1/8/5N2/8/8/8/R3K2R w KQkq - 0 1", &["f5g7"]);
-    assert_eq!(castle.key(), load("r3k2R/6N1/8/8/8/8/8/R3K2R b KQq - 0 1").key());
-    assert_ne!(castle.key(), load("r3k2R/6N1/8/8/8/8/8/R3K2R b KQ - 0 1").key());
+    assert_eq!(
+        castle.key(),
+        load("r3k2R/6N1/8/8/8/8/8/R3K2R b KQq - 0 1").key()
+    );
+    assert_ne!(
+        castle.key(),
+        load("r3k2R/6N1/8/8/8/8/8/R3K2R b KQ - 0 1").key()
+    );
 }
 
 /// The same conversion reached by two move orders gives the same key (clocks
@@ -389,7 +393,10 @@ fn gain_estimate_counts_conversions_twice() {
     let pos = load("7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1");
     let all = game::find_move(&pos, "d4e5").expect("d4e5");
     let none = game::find_move(&pos, "d4e5,n").expect("d4e5,n");
-    assert_eq!(CowardlyCrew::gain_estimate(&pos, all), 320 + 2 * (100 + 320));
+    assert_eq!(
+        CowardlyCrew::gain_estimate(&pos, all),
+        320 + 2 * (100 + 320)
+    );
     assert_eq!(CowardlyCrew::gain_estimate(&pos, none), 320);
     assert!(CowardlyCrew::is_noisy(&pos, none));
 }
@@ -526,7 +533,12 @@ fn check_tree(pos: &Pos, depth: u32, checked: &mut u64) {
     assert_eq!(fast, naive_tokens(pos), "{}", fen::format(pos));
     let mut dedup = fast.clone();
     dedup.dedup();
-    assert_eq!(dedup.len(), fast.len(), "duplicate tokens in {}", fen::format(pos));
+    assert_eq!(
+        dedup.len(),
+        fast.len(),
+        "duplicate tokens in {}",
+        fen::format(pos)
+    );
     *checked += 1;
     if depth == 0 {
         return;

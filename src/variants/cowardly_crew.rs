@@ -245,9 +245,10 @@ static TWO_STEPS: [Bitboard; 64] = {
 /// Can a capture that chess forbids be rescued by its conversion? The enemy
 /// pieces attacking our king after it must all defect, so at least one wavering
 /// piece must be placed to attack the king: a knight or pawn giving check now, a
-/// slider on a line to the king with at most two pieces between (check, pin, en
-/// passant discovery), or any piece near the king (defending a square the king
-/// captures on).
+/// slider on a line to the king with at most one piece between (check or pin;
+/// an en passant discovery through two pieces cannot be rescued, as a pawn
+/// capturing a pawn converts only pawns), or any piece near the king (defending
+/// a square the king captures on).
 #[inline]
 fn rescue_possible(pos: &Position<CowardlyCrew>, waverers: &Waverers) -> bool {
     let us = pos.turn();
@@ -267,15 +268,21 @@ fn rescue_possible(pos: &Position<CowardlyCrew>, waverers: &Waverers) -> bool {
     let occupied = pos.occupied();
     sliders
         .into_iter()
-        .any(|s| (attacks::between(king, s) & occupied).count() <= 2)
+        .any(|s| !(attacks::between(king, s) & occupied).more_than_one())
 }
 
 /// Sum of conventional values of the pieces on `squares`.
 fn material(pos: &Position<CowardlyCrew>, squares: Bitboard) -> i32 {
-    [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-        .into_iter()
-        .map(|role| (squares & pos.by_role(role)).count() as i32 * value_of(role))
-        .sum()
+    [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ]
+    .into_iter()
+    .map(|role| (squares & pos.by_role(role)).count() as i32 * value_of(role))
+    .sum()
 }
 
 /// Pieces of `color` next to their own king (immune to conversion).
@@ -293,18 +300,20 @@ fn at_risk(pos: &Position<CowardlyCrew>, color: Color) -> Bitboard {
     let mut attacked_by_rank = [Bitboard::EMPTY; 6];
     for sq in pos.by_color(enemy) {
         if let Some(piece) = pos.piece_at(sq) {
-            attacked_by_rank[rank_of(piece.role) as usize] |=
-                attacks::attacks(sq, piece, occupied);
+            attacked_by_rank[rank_of(piece.role) as usize] |= attacks::attacks(sq, piece, occupied);
         }
     }
     let waverers = Waverers::of(pos, color);
     let victims = pos.by_color(color) & !pos.by_role(Role::King);
     let mut risk = Bitboard::EMPTY;
-    for rank in 1..=5usize {
-        for sq in victims & attacked_by_rank[rank] {
+    let mut seen = Bitboard::EMPTY;
+    // Strongest attackers first: each victim square is judged once, at its limit.
+    for (rank, &attacked) in attacked_by_rank.iter().enumerate().rev() {
+        for sq in victims & attacked & !seen {
             let victim = pos.role_at(sq).map_or(1, rank_of) as usize;
             risk |= attacks::king_attacks(sq) & waverers.up_to[rank.max(victim)];
         }
+        seen |= attacked;
     }
     risk
 }
