@@ -638,33 +638,42 @@ fn count_rescues(pos: &Pos, moves: &MoveList) -> usize {
 
 // ----- speed -----
 
-/// `cargo test --release --test cowardly_crew -- --ignored --nocapture`
+/// `cargo test --release --test cowardly_crew -- --ignored --nocapture`: perft(5)
+/// of Kiwipete and of a crowded middlegame full of conversions, each next to
+/// standard chess perft of the same position.
 #[test]
 #[ignore]
 fn perft_speed() {
-    let fen_str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    let chess = fen::parse::<Chess>(fen_str).expect("fen");
-    let crew = load(fen_str);
-    let time = |f: &dyn Fn() -> u64| {
-        let t = std::time::Instant::now();
-        let n = f();
-        (n, t.elapsed().as_secs_f64())
-    };
-    let (cn, ct) = time(&|| perft::perft(&chess, 4));
-    let (vn, vt) = time(&|| perft::perft(&crew, 4));
-    println!(
-        "chess        perft(4) = {cn} in {ct:.3} s: {:.1} Mnps",
-        cn as f64 / ct / 1e6
-    );
-    println!(
-        "cowardlycrew perft(4) = {vn} in {vt:.3} s: {:.1} Mnps",
-        vn as f64 / vt / 1e6
-    );
-    println!(
-        "cost per node, cowardlycrew / chess: {:.2}",
-        (vt / vn as f64) / (ct / cn as f64)
-    );
-    assert_eq!(cn, 4_085_603);
+    for (fen_str, depth) in [
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            5,
+        ),
+        ("4k3/3npq2/2b1r3/3p1n2/2BN1Pb1/3RQ3/2NP1B2/4K3 w - - 0 1", 5),
+    ] {
+        let chess = fen::parse::<Chess>(fen_str).expect("fen");
+        let crew = load(fen_str);
+        let time = |f: &dyn Fn() -> u64| {
+            let t = std::time::Instant::now();
+            let n = f();
+            (n, t.elapsed().as_secs_f64())
+        };
+        let (cn, ct) = time(&|| perft::perft(&chess, depth));
+        let (vn, vt) = time(&|| perft::perft(&crew, depth));
+        println!("{fen_str}");
+        println!(
+            "  chess        perft({depth}) = {cn:>11} in {ct:.3} s: {:.1} Mnps",
+            cn as f64 / ct / 1e6
+        );
+        println!(
+            "  cowardlycrew perft({depth}) = {vn:>11} in {vt:.3} s: {:.1} Mnps",
+            vn as f64 / vt / 1e6
+        );
+        println!(
+            "  cost per node, cowardlycrew / chess: {:.2}",
+            (vt / vn as f64) / (ct / cn as f64)
+        );
+    }
 }
 
 /// Deeper perft against the brute force (no depth-4 reference data exists).
