@@ -8,9 +8,8 @@
 //!
 //! Move generation leans on the fast legal chess generator: a conversion only turns
 //! enemy pieces into ours on the same squares, so it can never expose our king, and
-//! every chess-legal capture is legal in both forms. The only extra work is finding
-//! captures that chess forbids but a conversion rescues, and those exist only when a
-//! piece that could defect is placed to attack our king (see [`rescue_possible`]).
+//! every chess-legal capture is legal in both forms. Only captures landing next to
+//! a piece that may defect need a second look (see [`add_conversion_moves`]).
 
 use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
@@ -31,57 +30,12 @@ impl Variant for CowardlyCrew {
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     type State = ();
 
+    /// The chess-legal moves (each capture's plain form among them), then, for
+    /// every capture that can convert something, its `,n` form when chess allows
+    /// it or its plain form when only the conversion makes it legal.
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
-        let start = out.len();
         movegen::generate(pos, out, Legality::Legal, Stage::All);
-        let chess_end = out.len();
-        let waverers = Waverers::new(pos);
-
-        // Chess-legal captures: both forms are legal (rule 2), since converting
-        // leaves occupancy unchanged and only takes attackers away from the enemy.
-        for i in start..chess_end {
-            let mv = out[i];
-            if let Some(victim) = captured(pos, mv) {
-                if waverers.eligible(pos, mv, victim).any() {
-                    out.push(mv.with_extra(CONVERT_NONE));
-                }
-            }
-        }
-
-        // Captures chess forbids (the king stays attacked) may be legal thanks to
-        // their conversion (rule 4, seed rule 10); only the plain form can be.
-        if !rescue_possible(pos, &waverers) {
-            return;
-        }
-        let mut chess_captures = [Bitboard::EMPTY; 64];
-        for &mv in &out[start..chess_end] {
-            if captured(pos, mv).is_some() {
-                chess_captures[mv.from as usize].add(mv.to);
-            }
-        }
-        let us = pos.turn();
-        let pseudo = out.len();
-        movegen::generate(pos, out, Legality::Pseudo, Stage::Noisy);
-        let mut keep = pseudo;
-        for i in pseudo..out.len() {
-            let mv = out[i];
-            if chess_captures[mv.from as usize].contains(mv.to) {
-                continue;
-            }
-            let Some(victim) = captured(pos, mv) else {
-                continue;
-            };
-            if waverers.eligible(pos, mv, victim).is_empty() {
-                continue;
-            }
-            let mut after = *pos;
-            Self::play(&mut after, mv);
-            if !after.king_attacked(us) {
-                out[keep] = mv;
-                keep += 1;
-            }
-        }
-        out.truncate(keep);
+        add_conversion_moves(pos, out);
     }
 
     /// MVV-LVA plus the conversions: each converted piece counts twice, since the
@@ -157,6 +111,16 @@ const RISK_DIVISOR_TO_MOVE: i32 = 8;
 /// Material the side to move may convert at once is mostly seen by the search.
 const RISK_DIVISOR_WAITING: i32 = 16;
 
+/// The squares of `squares` and those next to them (king steps), by shifts.
+#[inline]
+fn neighbourhood(squares: Bitboard) -> Bitboard {
+    const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+    let b = squares.0;
+    let row = b | ((b << 1) & NOT_FILE_A) | ((b >> 1) & NOT_FILE_H);
+    Bitboard(row | (row << 8) | (row >> 8))
+}
+
 /// The captured square and role of `mv` in `pos`, if it captures.
 #[inline]
 fn captured(pos: &Position<CowardlyCrew>, mv: Move) -> Option<(Square, Role)> {
@@ -224,51 +188,155 @@ pub fn eligible(pos: &Position<CowardlyCrew>, mv: Move) -> Bitboard {
     }
 }
 
-/// Squares within two king steps of each square (where the defenders of a square
-/// next to the king stand).
-static TWO_STEPS: [Bitboard; 64] = {
-    let mut table = [Bitboard::EMPTY; 64];
-    let mut i = 0;
-    while i < 64 {
-        let sq = Square::new(i as u32);
-        let mut zone = attacks::king_attacks(sq);
-        let mut near = zone;
-        while let Some(n) = near.pop_front() {
-            zone = zone.with_const(attacks::king_attacks(n));
-        }
-        table[i] = zone;
-        i += 1;
+/// Appends what the conversions add to the chess moves, looking only at captures
+/// that land next to a wavering piece (the others convert nothing):
+/// - a chess-legal capture gets its `,n` form: both forms are legal (rule 2),
+///   since converting leaves occupancy unchanged and only takes attackers away
+///   from the enemy;
+/// - a capture chess forbids (our king stays attacked) is legal in its plain form
+///   when its conversion removes every attacker (rule 4, seed rule 10).
+///
+/// The captures are found from our pieces' attacks rather than by scanning the
+/// move list, which is cheaper; chess legality comes from [`KingSafety`].
+fn add_conversion_moves(pos: &Position<CowardlyCrew>, out: &mut MoveList) {
+    let waverers = Waverers::new(pos);
+    let near_waverers = neighbourhood(waverers.up_to[5]);
+    let targets = pos.them() & !pos.by_role(Role::King) & near_waverers;
+    let ep = pos.ep_square().filter(|&sq| near_waverers.contains(sq));
+    if targets.is_empty() && ep.is_none() {
+        return;
     }
-    table
-};
-
-/// Can a capture that chess forbids be rescued by its conversion? The enemy
-/// pieces attacking our king after it must all defect, so at least one wavering
-/// piece must be placed to attack the king: a knight or pawn giving check now, a
-/// slider on a line to the king with at most one piece between (check or pin;
-/// an en passant discovery through two pieces cannot be rescued, as a pawn
-/// capturing a pawn converts only pawns), or any piece near the king (defending
-/// a square the king captures on).
-#[inline]
-fn rescue_possible(pos: &Position<CowardlyCrew>, waverers: &Waverers) -> bool {
     let us = pos.turn();
+    let them = !us;
     let Some(king) = pos.king_of(us) else {
-        return false;
+        return;
     };
-    let wavering = waverers.up_to[5];
-    let leapers = (attacks::knight_attacks(king) & pos.by_role(Role::Knight))
-        | (attacks::pawn_attacks(us, king) & pos.by_role(Role::Pawn))
-        | TWO_STEPS[king as usize];
-    if (leapers & wavering).any() {
-        return true;
-    }
-    let sliders = wavering
-        & ((attacks::rook_attacks(king, Bitboard::EMPTY) & pos.rooks_and_queens())
-            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & pos.bishops_and_queens()));
     let occupied = pos.occupied();
-    sliders
-        .into_iter()
-        .any(|s| !(attacks::between(king, s) & occupied).more_than_one())
+
+    // The king: legal when the destination is not defended, or when every
+    // defender defects (its limit is 5).
+    for to in attacks::king_attacks(king) & targets {
+        let defectors = attacks::king_attacks(to) & waverers.up_to[5];
+        if defectors.is_empty() {
+            continue;
+        }
+        let defenders = pos.attackers_to(to, them, occupied ^ Bitboard::from_square(king));
+        let mv = Move::new(MoveKind::Normal, king, to);
+        if defenders.is_empty() {
+            out.push(mv.with_extra(CONVERT_NONE));
+        } else if defenders.is_subset(defectors) {
+            out.push(mv);
+        }
+    }
+
+    let safety = KingSafety::new(pos, king);
+    let last_rank = them.backrank();
+    for role in [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ] {
+        for from in pos.by_piece(role.of(us)) {
+            let reach = match role {
+                Role::Pawn => attacks::pawn_attacks(us, from),
+                Role::Knight => attacks::knight_attacks(from),
+                Role::Bishop => attacks::bishop_attacks(from, occupied),
+                Role::Rook => attacks::rook_attacks(from, occupied),
+                _ => attacks::queen_attacks(from, occupied),
+            };
+            for to in reach & targets {
+                let victim = pos.role_at(to).map_or(0, rank_of);
+                let limit = rank_of(role).max(victim) as usize;
+                if (attacks::king_attacks(to) & waverers.up_to[limit]).is_empty() {
+                    continue;
+                }
+                let mv = Move::new(MoveKind::Normal, from, to);
+                let mv = if safety.allows(from, to) {
+                    mv.with_extra(CONVERT_NONE)
+                } else if rescued(pos, mv) {
+                    mv
+                } else {
+                    continue;
+                };
+                if role == Role::Pawn && to.rank() == last_rank {
+                    for promotion in [Role::Queen, Role::Knight, Role::Rook, Role::Bishop] {
+                        out.push(mv.with_promotion(promotion));
+                    }
+                } else {
+                    out.push(mv);
+                }
+            }
+        }
+    }
+
+    // En passant (a pawn takes a pawn: only pawns convert), judged by trial.
+    if let Some(ep) = ep {
+        for from in attacks::pawn_attacks(them, ep) & pos.by_piece(us.pawn()) {
+            let mv = Move::new(MoveKind::EnPassant, from, ep);
+            let victim = Square::from_coords(ep.file(), from.rank());
+            if waverers.eligible(pos, mv, (victim, Role::Pawn)).is_empty() {
+                continue;
+            }
+            let mut chess_only = *pos;
+            chess_only.play_base(mv);
+            if !chess_only.king_attacked(us) {
+                out.push(mv.with_extra(CONVERT_NONE));
+            } else if rescued(pos, mv) {
+                out.push(mv);
+            }
+        }
+    }
+}
+
+/// Is our king safe after the plain (converting) form of `mv`?
+fn rescued(pos: &Position<CowardlyCrew>, mv: Move) -> bool {
+    let mut after = *pos;
+    CowardlyCrew::play(&mut after, mv);
+    !after.king_attacked(pos.turn())
+}
+
+/// What chess allows a non-king piece of the side to move: checkers and pins.
+struct KingSafety {
+    king: Square,
+    checkers: Bitboard,
+    pinned: Bitboard,
+}
+
+impl KingSafety {
+    #[inline]
+    fn new(pos: &Position<CowardlyCrew>, king: Square) -> Self {
+        let occupied = pos.occupied();
+        let them = pos.them();
+        let checkers = pos.attackers_to(king, !pos.turn(), occupied);
+        let snipers = them
+            & ((attacks::rook_attacks(king, Bitboard::EMPTY) & pos.rooks_and_queens())
+                | (attacks::bishop_attacks(king, Bitboard::EMPTY) & pos.bishops_and_queens()));
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if !blockers.more_than_one() {
+                pinned |= blockers & pos.us();
+            }
+        }
+        KingSafety {
+            king,
+            checkers,
+            pinned,
+        }
+    }
+
+    /// Does chess allow the non-king piece on `from` to capture on `to`?
+    #[inline]
+    fn allows(&self, from: Square, to: Square) -> bool {
+        let parries = match self.checkers.single_square() {
+            _ if self.checkers.is_empty() => true,
+            Some(c) => attacks::between(self.king, c).with(c).contains(to),
+            None => false,
+        };
+        parries && (!self.pinned.contains(from) || attacks::ray(self.king, from).contains(to))
+    }
 }
 
 /// Sum of conventional values of the pieces on `squares`.
