@@ -48,12 +48,11 @@ impl Variant for CowardlyCrew {
         let promotion = mv
             .promotion
             .map_or(0, |r| value_of(r) - value_of(Role::Pawn));
-        let converted: i32 = eligible(pos, mv)
-            .into_iter()
-            .filter(|_| mv.extra & CONVERT_NONE == 0)
-            .filter_map(|sq| pos.role_at(sq))
-            .map(value_of)
-            .sum();
+        let converted = if mv.extra & CONVERT_NONE != 0 {
+            0
+        } else {
+            material(pos, eligible(pos, mv))
+        };
         victim + promotion + 2 * converted
     }
 
@@ -208,6 +207,7 @@ fn add_conversion_moves(pos: &Position<CowardlyCrew>, out: &mut MoveList) {
     }
     let us = pos.turn();
     let them = !us;
+    // FEN validation guarantees one king per colour.
     let Some(king) = pos.king_of(us) else {
         return;
     };
