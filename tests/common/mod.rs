@@ -63,16 +63,8 @@ pub fn check_perft_file<V: Variant>(json: &str, max_depth: u64) {
             );
         }
         let total: u64 = got.values().sum();
-        assert_eq!(
-            total,
-            e["nodes"].as_u64().expect("nodes"),
-            "{fen_str} d{depth}"
-        );
-        assert_eq!(
-            perft::perft(&pos, depth as u32),
-            total,
-            "{fen_str} d{depth} perft vs divide"
-        );
+        assert_eq!(total, e["nodes"].as_u64().expect("nodes"), "{fen_str} d{depth}");
+        assert_eq!(perft::perft(&pos, depth as u32), total, "{fen_str} d{depth} perft vs divide");
         checked += 1;
     }
     assert!(checked > 0, "no perft entries checked");
@@ -90,11 +82,7 @@ pub fn check_examples_file<V: Variant>(json: &str) -> Vec<Value> {
         assert_eq!(fen::format(&pos), fen_str, "FEN round trip ({rule})");
         if let Some(input) = e.get("input_fen").and_then(Value::as_str) {
             let from_input = load::<V>(input);
-            assert_eq!(
-                fen::format(&from_input),
-                fen_str,
-                "input_fen loads to fen ({rule})"
-            );
+            assert_eq!(fen::format(&from_input), fen_str, "input_fen loads to fen ({rule})");
         }
         let tokens = legal_tokens(&pos);
         if let Some(legal) = e.get("legal").and_then(Value::as_array) {
@@ -105,11 +93,7 @@ pub fn check_examples_file<V: Variant>(json: &str) -> Vec<Value> {
             assert_eq!(tokens, expected, "legal moves of {fen_str} ({rule})");
         }
         if let Some(n) = e.get("legal_count").and_then(Value::as_u64) {
-            assert_eq!(
-                tokens.len() as u64,
-                n,
-                "legal move count of {fen_str} ({rule})"
-            );
+            assert_eq!(tokens.len() as u64, n, "legal move count of {fen_str} ({rule})");
         }
         if let Some(after) = e.get("after").and_then(Value::as_object) {
             for (token, expected) in after {
