@@ -18,6 +18,7 @@ use crate::position::Position;
 
 pub mod attending_pawns;
 pub mod chess;
+pub mod cowardly_crew;
 pub mod cruise_pawns;
 pub mod pacifist;
 pub mod subversion;
@@ -240,15 +241,18 @@ pub fn validate_pawn_ranks<V: Variant>(
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum VariantKind {
     Chess,
+    CowardlyCrew,
     Pacifist,
-    CruisePawns,
     AttendingPawns,
     Subversion,
+    CruisePawns,
 }
 
 impl VariantKind {
+    /// In the order of RULES.md's list (the `UCI_Variant` combo order).
     pub const ALL: &'static [VariantKind] = &[
         VariantKind::Chess,
+        VariantKind::CowardlyCrew,
         VariantKind::Pacifist,
         VariantKind::AttendingPawns,
         VariantKind::Subversion,
@@ -315,6 +319,10 @@ macro_rules! with_variant {
             }
             $crate::variants::VariantKind::Pacifist => {
                 type $V = $crate::variants::pacifist::Pacifist;
+                $body
+            }
+            $crate::variants::VariantKind::CowardlyCrew => {
+                type $V = $crate::variants::cowardly_crew::CowardlyCrew;
                 $body
             }
         }
