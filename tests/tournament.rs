@@ -691,6 +691,26 @@ fn time_loss_forfeits_with_log() {
 }
 
 #[test]
+fn each_side_is_sent_its_own_clock() {
+    // `spend` uses 60% of the clock it is told is its own on every move. The
+    // opponent answers at once, so its clock stays full: had the runner swapped
+    // wtime and btime, `spend` would overrun its own clock and lose on time.
+    let dir = scratch("clocks");
+    let cfg = format!(
+        "[[engine]]\nname = \"quick\"\ncmd = \"{EXE}\"\nargs = [\"fake-engine\"]\n\n\
+         [[engine]]\nname = \"spend\"\ncmd = \"{EXE}\"\nargs = [\"fake-engine\", \"--mode\", \"spend\"]\n\n\
+         [match]\ngames = 2\ntc = \"1+0\"\nrandom_plies = 2\nseed = 5\ntime_margin = 200\n\
+         [match.adjudication]\nmax_moves = 12\n"
+    );
+    let cfg_path = write_config(&dir, &cfg);
+    let out = match_cmd(&["--config", cfg_path.to_str().unwrap(), "--no-pgn"]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("loses on time"), "{stderr}");
+    assert_eq!(stderr.matches("Finished game").count(), 2, "{stderr}");
+}
+
+#[test]
 fn crash_forfeits_with_log_and_engine_restarts() {
     let (_, stderr, games) = forfeit_match("crash", "--mode crash --at 2", "nodes = 10");
     for g in &games {

@@ -30,6 +30,10 @@ pub enum FakeMode {
     Silent,
     /// Declares no `UCI_Variant` option.
     NoVariant,
+    /// Spends `--spend-percent` of its own clock (`wtime` or `btime` by the side
+    /// to move) on every move: loses on time only if the runner sends the wrong
+    /// clock.
+    Spend,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -42,6 +46,9 @@ pub struct FakeEngineArgs {
     /// Sleep of the `slow` mode, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub sleep_ms: u64,
+    /// Share of its own clock the `spend` mode uses per move.
+    #[arg(long, default_value_t = 60)]
+    pub spend_percent: u64,
     /// Score reported in `info` (centipawns, own point of view).
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub score: i32,
@@ -116,6 +123,18 @@ pub fn run(args: FakeEngineArgs) -> Result<(), String> {
                     (FakeMode::Slow, true) => {
                         std::thread::sleep(Duration::from_millis(args.sleep_ms))
                     }
+                    (FakeMode::Spend, _) => {
+                        let white =
+                            crate::with_variant!(variant, V => white_to_move::<V>(&position));
+                        let own = if white { "wtime" } else { "btime" };
+                        let clock = line
+                            .split_whitespace()
+                            .skip_while(|w| *w != own)
+                            .nth(1)
+                            .and_then(|v| v.parse::<u64>().ok())
+                            .unwrap_or(0);
+                        std::thread::sleep(Duration::from_millis(clock * args.spend_percent / 100));
+                    }
                     _ => {}
                 }
                 let illegal = args.mode == FakeMode::Illegal && misbehave;
@@ -136,8 +155,8 @@ pub fn run(args: FakeEngineArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Replays a `position` command and picks a move (or an illegal one).
-fn choose<V: Variant>(position: &str, illegal: bool) -> String {
+/// Replays a `position` command.
+fn replay<V: Variant>(position: &str) -> Game<V> {
     let mut words = position.split_whitespace().skip(1);
     let start = match words.next() {
         Some("fen") => {
@@ -156,6 +175,16 @@ fn choose<V: Variant>(position: &str, illegal: bool) -> String {
             break;
         }
     }
+    g
+}
+
+fn white_to_move<V: Variant>(position: &str) -> bool {
+    replay::<V>(position).pos.turn() == shakmaty::Color::White
+}
+
+/// Picks a move for a `position` command (or an illegal one).
+fn choose<V: Variant>(position: &str, illegal: bool) -> String {
+    let g = replay::<V>(position);
     let mut moves = MoveList::new();
     V::legal_moves(&g.pos, &mut moves);
     let tokens: Vec<String> = moves.iter().map(|&m| game::token(&g.pos, m)).collect();

@@ -532,7 +532,9 @@ fn play_game_v<V: Variant>(
         }
 
         let side = game.pos.turn();
-        let si = side as usize;
+        // Clock index: 0 = White, 1 = Black (shakmaty's `Color as usize` is the
+        // other way round, so never use it here).
+        let si = usize::from(side == Color::Black);
         let slot: &mut EngineSlot = if side == Color::White {
             &mut *white
         } else {
