@@ -124,9 +124,35 @@ fn parse_epd_line<V: Variant>(line: &str) -> Result<Position<V>, String> {
     Err(first_err.unwrap_or_else(|| "a position needs at least 4 fields".to_string()))
 }
 
+/// Largest score (centipawns, either side) a random opening may have: random
+/// walks often hang material, and a decided opening measures nothing.
+pub const BALANCE_CP: i32 = 150;
+/// Nodes of the balance check (single thread, fresh tables: deterministic).
+const BALANCE_NODES: u64 = 20_000;
+
+/// Is `pos` roughly level by a short search of our own engine?
+fn balanced<V: Variant>(pos: &Position<V>, history: &[u64]) -> bool {
+    use crate::search::{self, tt::TranspositionTable, Limits, Shared};
+    let shared = Shared::new(std::sync::Arc::new(TranspositionTable::new(1)));
+    let limits = Limits {
+        nodes: Some(BALANCE_NODES),
+        ..Limits::default()
+    };
+    let result = search::search(
+        pos,
+        history,
+        &limits,
+        &search::Options::default(),
+        &shared,
+        &mut |_| {},
+    );
+    result.score.abs() <= BALANCE_CP
+}
+
 /// Opening number `index` of the random-walk series `seed`: `plies` uniformly
 /// random legal plies from the start position, retried (with the same stream) until
-/// no position on the way ends the game. Deterministic in `(seed, index, plies)`.
+/// no position on the way ends the game and the last one is roughly level
+/// ([`BALANCE_CP`]). Deterministic in `(seed, index, plies)`.
 pub fn random_opening<V: Variant>(seed: u64, index: u64, plies: u32) -> Result<String, String> {
     let mut rng = Rng::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
     // Mix once more so that consecutive indices do not give correlated streams.
@@ -145,6 +171,9 @@ pub fn random_opening<V: Variant>(seed: u64, index: u64, plies: u32) -> Result<S
             if game.outcome().is_some() {
                 continue 'attempt;
             }
+        }
+        if !balanced(&game.pos, &game.keys[..game.keys.len() - 1]) {
+            continue 'attempt;
         }
         return Ok(fen::format(&game.pos));
     }
