@@ -33,6 +33,8 @@ enum Command {
     },
     /// Play a refereed engine match or tournament (configured by engines.toml).
     Match(Box<tournament::cli::MatchArgs>),
+    /// Combine the PGN files of match shards into one Elo / pentanomial report.
+    MatchMerge(tournament::merge::MergeArgs),
     /// A scripted UCI engine used by the match runner's tests.
     #[command(hide = true)]
     FakeEngine(tournament::fake::FakeEngineArgs),
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => cli::perft(&args),
         Some(Command::Bench { depth, variant }) => bench::run(variant, depth).map(|_| ()),
         Some(Command::Match(args)) => tournament::cli::run(*args),
+        Some(Command::MatchMerge(args)) => tournament::merge::run(args),
         Some(Command::FakeEngine(args)) => tournament::fake::run(args),
     };
     match result {

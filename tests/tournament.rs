@@ -961,3 +961,42 @@ fn throughput_at_1000_nodes() {
     eprintln!("{rate:.1} games/s");
     assert!(rate >= 10.0, "{rate:.1} games/s");
 }
+
+#[test]
+fn match_merge_combines_shards() {
+    use turncoat::tournament::merge::merge;
+    fn game(round: u32, white: &str, black: &str, result: &str) -> String {
+        format!(
+            "[Event \"t\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n\n"
+        )
+    }
+    // Shard 1: A wins both games of pair 1; pair 2 is a win and a loss.
+    let s1 = [
+        game(1, "A", "B", "1-0"),
+        game(2, "B", "A", "0-1"),
+        game(3, "A", "B", "1-0"),
+        game(4, "B", "A", "1-0"),
+    ]
+    .concat();
+    // Shard 2: a draw pair, and a pair A loses and draws.
+    let s2 = [
+        game(1, "B", "A", "1/2-1/2"),
+        game(2, "A", "B", "1/2-1/2"),
+        game(3, "A", "B", "0-1"),
+        game(4, "B", "A", "1/2-1/2"),
+    ]
+    .concat();
+    let lines = merge(&[("s1".into(), s1), ("s2".into(), s2)]).unwrap();
+    assert_eq!(lines[0], "Score of A vs B: 3 - 2 - 3  [0.562] 8");
+    assert!(
+        lines[2].starts_with("Ptnml(0-2): [0, 1, 2, 0, 1], WL/DD: 1, 1,"),
+        "{}",
+        lines[2]
+    );
+    let err = merge(&[(
+        "s3".into(),
+        game(1, "A", "C", "1-0") + &game(2, "B", "A", "1-0"),
+    )])
+    .unwrap_err();
+    assert!(err.contains("two engines only"), "{err}");
+}

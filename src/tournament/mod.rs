@@ -19,6 +19,7 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod fake;
+pub mod merge;
 pub mod openings;
 pub mod pgn;
 pub mod referee;
