@@ -67,10 +67,12 @@ pub fn merge(files: &[(String, String)]) -> Result<Vec<String>, String> {
             .filter_map(|g| Some((g.tag("Round")?.parse().ok()?, score_of(g, &a)?)))
             .collect();
         for &(_, s) in &scores {
-            match s {
-                x if x == 1.0 => wdl.wins += 1,
-                x if x == 0.0 => wdl.losses += 1,
-                _ => wdl.draws += 1,
+            if s == 1.0 {
+                wdl.wins += 1;
+            } else if s == 0.0 {
+                wdl.losses += 1;
+            } else {
+                wdl.draws += 1;
             }
         }
         let mut i = 0;
