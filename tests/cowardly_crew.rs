@@ -436,15 +436,14 @@ fn evaluation_is_colour_symmetric_and_sees_the_rule() {
             "{f}"
         );
     }
-    // A knight next to its king is immune: worth more than the same knight away.
-    let guarded = CowardlyCrew::evaluate(&load("7k/8/8/8/8/8/1N6/K7 w - - 0 1"));
-    let loose = CowardlyCrew::evaluate(&load("7k/8/8/8/4N3/8/8/K7 w - - 0 1"));
-    assert!(guarded > loose, "{guarded} <= {loose}");
-    // White knight d6 is next to the white pawn e5 the black knight f3 attacks
-    // (limit 2): it may defect.
-    let at_risk = CowardlyCrew::evaluate(&load("k7/8/3N4/4P3/8/5n2/8/7K w - - 0 1"));
-    let safe = CowardlyCrew::evaluate(&load("k7/8/N7/4P3/8/5n2/8/7K w - - 0 1"));
-    assert!(at_risk < safe, "{at_risk} >= {safe}");
+    // Neighbours are a liability (a capture of one converts the other), except
+    // next to their own king, where nothing converts.
+    let apart = CowardlyCrew::evaluate(&load("k7/8/8/3N4/8/3P4/8/7K w - - 0 1"));
+    let cluster = CowardlyCrew::evaluate(&load("k7/8/8/3N4/3P4/8/8/7K w - - 0 1"));
+    let guarded = CowardlyCrew::evaluate(&load("k7/8/8/8/8/8/NP6/K7 w - - 0 1"));
+    assert_eq!(apart, 0);
+    assert_eq!(cluster, -10);
+    assert_eq!(guarded, 0);
 }
 
 // ----- brute-force cross-check of the generator -----
