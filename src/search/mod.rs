@@ -149,6 +149,16 @@ pub fn search<V: Variant>(
     {
         moves.retain(|&m| limits.searchmoves.contains(&game::token(pos, m)));
     }
+    // Root moves start in the usual ordering (hash move, captures by value, ...)
+    // so that even an interrupted first iteration looks at good moves first.
+    {
+        let tt_fp = shared.tt.probe(pos.key()).map_or(0, |e| e.move_fp);
+        let mut scores = Vec::with_capacity(moves.len());
+        score_moves(pos, &moves, tt_fp, &Heuristics::default(), 0, &mut scores);
+        let mut ordered: Vec<(i32, Move)> = scores.into_iter().zip(moves.iter().copied()).collect();
+        ordered.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+        moves = ordered.into_iter().map(|(_, m)| m).collect();
+    }
     if moves.is_empty() {
         let score = terminal_score(pos, 0);
         report(Info {
@@ -322,6 +332,12 @@ impl<'a, V: Variant> Worker<'a, V> {
     /// Polls the stop conditions (every 1024 nodes, and in the main thread only
     /// for time).
     fn check_stop(&mut self) {
+        // `stop` is polled at every node (one relaxed load): a node can be slow
+        // in variants with thousands of moves, so 1024 of them may take long.
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
         if self.unflushed >= 1024 {
             self.shared
                 .nodes
@@ -460,7 +476,12 @@ impl<'a, V: Variant> Worker<'a, V> {
         self.unflushed = 0;
 
         // An interrupted iteration may have scrambled the order; use the last
-        // completed one (or, if none completed, the first legal move).
+        // completed one. If none completed (time ran out during depth 1), take
+        // the best of the moves that were searched, else the best-ordered one.
+        if completed_depth == 0 {
+            completed = self.root_moves.clone();
+            completed.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        }
         let best = &completed[0];
         let mut pos = *root;
         game::play(&mut pos, best.mv);
