@@ -2,6 +2,8 @@
 
 mod common;
 
+use common::sorted;
+
 use shakmaty::{Color, Rank, Role, Square};
 use turncoat::fen;
 use turncoat::game::{self, Game};
@@ -22,18 +24,8 @@ fn tokens(fen_str: &str) -> Vec<String> {
     common::legal_tokens(&pos(fen_str))
 }
 
-fn sorted(list: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
-}
-
 fn after(fen_str: &str, token: &str) -> String {
-    let p = pos(fen_str);
-    let mv = game::find_move(&p, token).unwrap_or_else(|| panic!("{token} illegal in {fen_str}"));
-    let mut child = p;
-    game::play(&mut child, mv);
-    fen::format(&child)
+    common::after_move(&pos(fen_str), token)
 }
 
 fn reject(fen_str: &str) -> String {

@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::sorted;
+
 use shakmaty::{Color, Square};
 use turncoat::fen;
 use turncoat::game::{self, Game, Outcome};
@@ -25,18 +27,9 @@ fn tokens(pos: &Pos) -> Vec<String> {
     common::legal_tokens(pos)
 }
 
-fn sorted(list: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
-}
-
 /// Plays `token` (which must be legal) and returns the FEN after it.
 fn after(pos: &Pos, token: &str) -> String {
-    let mv = game::find_move(pos, token).unwrap_or_else(|| panic!("{token} illegal"));
-    let mut child = *pos;
-    game::play(&mut child, mv);
-    fen::format(&child)
+    common::after_move(pos, token)
 }
 
 fn play_all(fen_str: &str, moves: &[&str]) -> Pos {

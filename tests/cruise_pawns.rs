@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::sorted;
+
 use std::collections::BTreeSet;
 
 use shakmaty::{attacks, Color, Role, Square};
@@ -26,19 +28,9 @@ fn tokens(p: &Position<V>) -> Vec<String> {
     common::legal_tokens(p)
 }
 
-fn sorted(list: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
-}
-
 /// The FEN after playing `token` (which must be legal).
 fn after(p: &Position<V>, token: &str) -> String {
-    let mv = game::find_move(p, token)
-        .unwrap_or_else(|| panic!("{token} should be legal in {}", fen::format(p)));
-    let mut child = *p;
-    game::play(&mut child, mv);
-    fen::format(&child)
+    common::after_move(p, token)
 }
 
 fn rejected(f: &str) -> String {

@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::sorted;
+
 use serde_json::Value;
 use shakmaty::{Color, Square};
 use turncoat::fen;
@@ -23,18 +25,8 @@ fn tokens(fen_str: &str) -> Vec<String> {
     common::legal_tokens(&pos(fen_str))
 }
 
-fn sorted(list: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
-}
-
 fn after(fen_str: &str, token: &str) -> String {
-    let p = pos(fen_str);
-    let mv = game::find_move(&p, token).unwrap_or_else(|| panic!("{token} illegal in {fen_str}"));
-    let mut child = p;
-    game::play(&mut child, mv);
-    fen::format(&child)
+    common::after_move(&pos(fen_str), token)
 }
 
 fn sq(name: &str) -> Square {

@@ -20,6 +20,22 @@ pub fn load<V: Variant>(fen_or_startpos: &str) -> Position<V> {
     }
 }
 
+/// A token list in the sorted order of `legal_tokens`.
+pub fn sorted(list: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+/// The FEN after playing `token`, which must be legal in `pos`.
+pub fn after_move<V: Variant>(pos: &Position<V>, token: &str) -> String {
+    let mv = game::find_move(pos, token)
+        .unwrap_or_else(|| panic!("{token} should be legal in {}", fen::format(pos)));
+    let mut child = *pos;
+    game::play(&mut child, mv);
+    fen::format(&child)
+}
+
 /// Sorted legal tokens of a position.
 pub fn legal_tokens<V: Variant>(pos: &Position<V>) -> Vec<String> {
     let mut moves = MoveList::new();
