@@ -67,16 +67,7 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// Appends the legal "noisy" moves (captures, promotions and the variant's
     /// tactical moves) searched in quiescence.
     fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
-        let start = out.len();
-        Self::legal_moves(pos, out);
-        let mut keep = start;
-        for i in start..out.len() {
-            if Self::is_noisy(pos, out[i]) {
-                out[keep] = out[i];
-                keep += 1;
-            }
-        }
-        out.truncate(keep);
+        noisy_from_legal(pos, out);
     }
 
     /// Is `mv` tactical (for quiescence and move ordering)?
@@ -173,6 +164,21 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     fn evaluate(_pos: &Position<Self>) -> i32 {
         0
     }
+}
+
+/// The legal moves that `is_noisy` accepts: the default quiescence generator,
+/// and the fallback of variants that generate noisy moves more cleverly.
+pub fn noisy_from_legal<V: Variant>(pos: &Position<V>, out: &mut MoveList) {
+    let start = out.len();
+    V::legal_moves(pos, out);
+    let mut keep = start;
+    for i in start..out.len() {
+        if V::is_noisy(pos, out[i]) {
+            out[keep] = out[i];
+            keep += 1;
+        }
+    }
+    out.truncate(keep);
 }
 
 /// Conventional piece values used by ordering and by variants' rank comparisons.

@@ -37,16 +37,7 @@ impl Variant for Subversion {
     /// the existence of a legal ordinary move.
     fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
         if pos.checkers().any() {
-            let start = out.len();
-            Self::legal_moves(pos, out);
-            let mut keep = start;
-            for i in start..out.len() {
-                if Self::is_noisy(pos, out[i]) {
-                    out[keep] = out[i];
-                    keep += 1;
-                }
-            }
-            out.truncate(keep);
+            super::noisy_from_legal(pos, out);
         } else {
             movegen::generate(pos, out, Legality::Legal, Stage::Noisy);
             generate_subversions(pos, out, true);
