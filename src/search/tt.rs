@@ -51,25 +51,48 @@ pub fn move_fingerprint(mv: Move) -> u32 {
 }
 
 impl TranspositionTable {
+    /// A table of (at most) `megabytes` MB. Small sizes cannot fail; use
+    /// [`TranspositionTable::try_new`] for sizes a user typed.
     pub fn new(megabytes: usize) -> Self {
-        let bytes = megabytes.max(1) * 1024 * 1024;
-        let n = (bytes / std::mem::size_of::<Slot>()).max(1024);
-        let slots = (0..n)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
-        TranspositionTable {
-            slots,
-            age: AtomicU8::new(0),
-        }
+        Self::try_new(megabytes).unwrap_or_else(|_| Self::try_new(1).expect("a 1 MB table"))
     }
 
+    /// Allocates zeroed memory (the OS hands out zero pages lazily, so a large
+    /// table costs nothing until used) and reports failure instead of aborting.
+    pub fn try_new(megabytes: usize) -> Result<Self, String> {
+        let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
+        let n = (bytes / std::mem::size_of::<Slot>()).max(1024);
+        let layout = std::alloc::Layout::array::<Slot>(n)
+            .map_err(|_| format!("a {megabytes} MB hash table is too large"))?;
+        // SAFETY: `Slot` is two `AtomicU64`, for which all-zero bytes are a valid
+        // value; the pointer comes from the global allocator with the layout of
+        // `n` slots, which is what `Vec::from_raw_parts` requires.
+        let slots = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout) as *mut Slot;
+            if ptr.is_null() {
+                return Err(format!("cannot allocate a {megabytes} MB hash table"));
+            }
+            Vec::from_raw_parts(ptr, n, n)
+        };
+        Ok(TranspositionTable {
+            slots,
+            age: AtomicU8::new(0),
+        })
+    }
+
+    /// The size in MB (rounded down).
+    pub fn megabytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
+    }
+
+    /// Empties the table, writing only to used slots: untouched pages of a big
+    /// table stay unallocated.
     pub fn clear(&self) {
         for s in &self.slots {
-            s.check.store(0, Ordering::Relaxed);
-            s.data.store(0, Ordering::Relaxed);
+            if s.data.load(Ordering::Relaxed) != 0 || s.check.load(Ordering::Relaxed) != 0 {
+                s.check.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
         }
     }
 

@@ -205,9 +205,13 @@ impl Engine {
         };
         match self.options.set(&name, value.as_deref()) {
             Ok(Effect::None) => {}
-            Ok(Effect::ResizeHash) => {
-                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
-            }
+            Ok(Effect::ResizeHash) => match TranspositionTable::try_new(self.options.hash_mb) {
+                Ok(tt) => self.tt = Arc::new(tt),
+                Err(e) => {
+                    self.options.hash_mb = self.tt.megabytes();
+                    error(&e);
+                }
+            },
             Ok(Effect::ClearHash) => self.tt.clear(),
             Ok(Effect::VariantChanged) => {
                 self.position = PositionSpec::startpos(self.options.variant);
