@@ -2,13 +2,11 @@
 //! node count is deterministic (one thread, fresh tables per position) and is the
 //! build's signature; nodes/second is the speed figure OpenBench reads.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use crate::fen;
 use crate::position::Position;
-use crate::search::tt::TranspositionTable;
-use crate::search::{self, Limits, Shared};
+use crate::search::{self, Limits};
 use crate::variants::{Variant, VariantKind};
 use crate::with_variant;
 
@@ -71,18 +69,10 @@ pub fn run(variant: VariantKind, depth: u32) -> Result<BenchResult, String> {
 
 fn bench_one<V: Variant>(fen_str: &str, depth: u32) -> Result<u64, String> {
     let pos: Position<V> = fen::parse(fen_str)?;
-    let shared = Shared::new(Arc::new(TranspositionTable::new(16)));
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let result = search::search(
-        &pos,
-        &[],
-        &limits,
-        &search::Options::default(),
-        &shared,
-        &mut |_| {},
-    );
+    let result = search::search_fresh(&pos, &[], &limits, 16);
     Ok(result.nodes)
 }

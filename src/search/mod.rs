@@ -199,6 +199,25 @@ pub fn search<V: Variant>(
     result
 }
 
+/// A silent single-threaded search with a fresh `hash_mb` table: deterministic
+/// for a given position and limits (bench signatures, opening balance checks).
+pub fn search_fresh<V: Variant>(
+    pos: &Position<V>,
+    history: &[u64],
+    limits: &Limits,
+    hash_mb: usize,
+) -> SearchResult {
+    let shared = Shared::new(Arc::new(TranspositionTable::new(hash_mb)));
+    search(
+        pos,
+        history,
+        limits,
+        &Options::default(),
+        &shared,
+        &mut |_| {},
+    )
+}
+
 /// UCI: after `go infinite` (or while pondering) `bestmove` waits for `stop`
 /// (or `ponderhit`) even when the search has finished.
 fn wait_while_infinite(limits: &Limits, shared: &Shared) {

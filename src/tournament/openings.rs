@@ -132,20 +132,11 @@ const BALANCE_NODES: u64 = 20_000;
 
 /// Is `pos` roughly level by a short search of our own engine?
 fn balanced<V: Variant>(pos: &Position<V>, history: &[u64]) -> bool {
-    use crate::search::{self, tt::TranspositionTable, Limits, Shared};
-    let shared = Shared::new(std::sync::Arc::new(TranspositionTable::new(1)));
-    let limits = Limits {
+    let limits = crate::search::Limits {
         nodes: Some(BALANCE_NODES),
-        ..Limits::default()
+        ..Default::default()
     };
-    let result = search::search(
-        pos,
-        history,
-        &limits,
-        &search::Options::default(),
-        &shared,
-        &mut |_| {},
-    );
+    let result = crate::search::search_fresh(pos, history, &limits, 1);
     result.score.abs() <= BALANCE_CP
 }
 
