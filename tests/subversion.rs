@@ -641,20 +641,25 @@ fn gain_estimate_orders_subversions() {
     assert!(gain("@d5,a5") > gain("d4c6"));
 }
 
-/// The evaluation terms: symmetric start is 0; an officer next to its own king
-/// scores better than one away from it; a piece hanging to a subversion (pawn in
-/// hand, away from its king) counts for the side able to subvert it.
+/// The evaluation term: the side to move pays for what the waiting side can
+/// subvert for one pawn (swing = 2 x value - 100): the best threat /16 (it can be
+/// parried), the second /2 (it cannot be parried as well). The side to move's own
+/// targets are left to quiescence.
 #[test]
-fn evaluation_terms() {
+fn evaluation_counts_threats_against_the_mover() {
     assert_eq!(Subversion::evaluate(&load("startpos")), 0);
-    // Pawns are worth more when there is something to buy: three white pawns and
-    // three exposed black officers (12 each); nothing to buy, nothing extra.
-    let rich = Subversion::evaluate(&load("k7/8/8/2nbr3/8/8/PPP5/K7 w - - 0 1"));
-    let poor = Subversion::evaluate(&load("k7/8/8/8/8/8/PPP5/K7 w - - 0 1"));
-    assert_eq!((rich, poor), (36, 0));
-    // Only as many pawns count as there are officers to buy.
-    let one = Subversion::evaluate(&load("k7/8/8/4r3/8/8/PPP5/K7 w - - 0 1"));
-    assert_eq!(one, 12);
+    // Black's rook on e5 touches White's N d4 and B f4: 560/16 + 540/2.
+    let two = "7k/7p/8/4r3/3N1B2/8/P7/K7 w - - 0 1";
+    assert_eq!(Subversion::evaluate(&load(two)), -(560 / 16 + 540 / 2));
+    // Black to move: White's N and B threaten the rook (swing 900), /16.
+    let black = "7k/7p/8/4r3/3N1B2/8/P7/K7 b - - 0 1";
+    assert_eq!(Subversion::evaluate(&load(black)), 900 / 16);
+    // Without a pawn Black cannot pay: no threat.
+    let broke = "7k/8/8/4r3/3N1B2/8/P7/K7 w - - 0 1";
+    assert_eq!(Subversion::evaluate(&load(broke)), 0);
+    // The king on c3 guards d4: only the bishop is threatened.
+    let guarded = "7k/7p/8/4r3/3N1B2/2K5/P7/8 w - - 0 1";
+    assert_eq!(Subversion::evaluate(&load(guarded)), -(560 / 16));
 }
 
 /// Standard chess is not disturbed by the registration (known perft numbers).
