@@ -132,6 +132,30 @@ impl Board {
         acc.finish()
     }
 
+    /// Rule 2 on one square from scratch (the piece on `sq` excluded): the
+    /// leading run of `color`'s sliders along each ray is one attack lookup with
+    /// those sliders transparent.
+    #[inline]
+    fn influence_on(&self, sq: Square, color: Color) -> u32 {
+        let own = self.colors[ci(color)];
+        let steps = (attacks::knight_attacks(sq).0 & self.roles[ri(Role::Knight)])
+            | (attacks::king_attacks(sq).0 & self.roles[ri(Role::King)])
+            | (attacks::pawn_attacks(!color, sq).0 & self.roles[ri(Role::Pawn)]);
+        let orth = self.sliders(color, RayKind::Orthogonal);
+        let diag = self.sliders(color, RayKind::Diagonal);
+        (steps & own).count_ones()
+            + (RayKind::Orthogonal.attacks(sq, self.occ() & !orth) & orth).count_ones()
+            + (RayKind::Diagonal.attacks(sq, self.occ() & !diag) & diag).count_ones()
+    }
+
+    /// Has `color` a king that is not overly persuaded (rule 3) on this board?
+    #[inline]
+    fn has_safe_king(&self, color: Color) -> bool {
+        Bitboard(self.pieces(Role::King, color))
+            .into_iter()
+            .any(|k| self.influence_on(k, !color) <= self.influence_on(k, color))
+    }
+
     /// The piece on `sq`, if any.
     #[inline]
     fn piece_at(&self, sq: Square) -> Option<(Color, Role)> {
@@ -506,27 +530,38 @@ pub fn overly_persuaded(pos: &Position<Pacifist>, color: Color) -> Bitboard {
 /// any move would convert anyway.
 fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
     let us = pos.turn();
-    let tally = Tally::new(Board::of(pos));
-    let base = tally.board;
-    let before = tally.persuaded();
-    let free_conversions = base.colors[ci(!us)] & before[ci(!us)];
+    let base = Board::of(pos);
     let empty = !base.occ();
+    // The whole-board counts are needed only for noisy moves and for the moves
+    // the shortcut below cannot decide: built on first use.
+    let mut tally: Option<Tally> = noisy_only.then(|| Tally::new(base));
+    let free_conversions = tally
+        .as_ref()
+        .map_or(0, |t| base.colors[ci(!us)] & t.persuaded()[ci(!us)]);
 
-    let keep = |mv: Move, role: Role| -> bool {
+    let mut consider = |out: &mut MoveList, mv: Move, role: Role| {
         let mut b = base;
         let changed = b.apply(us, mv, role);
-        let mut after = tally;
-        after.change_to(&b, changed);
-        let (converted, persuaded) = after.cascade(us);
-        let kings = after.board.pieces(Role::King, us);
-        kings & !persuaded[ci(us)] != 0
-            && (!noisy_only || mv.promotion.is_some() || converted & !free_conversions != 0)
-    };
-    let consider = |out: &mut MoveList, mv: Move, role: Role| {
-        if keep(mv, role) {
+        // The cascade only turns enemy pieces into ours, which never raises their
+        // influence nor lowers ours anywhere, and our kings never turn: a king of
+        // ours that is safe before the cascade stays safe after it. Then the move
+        // is legal without running the cascade (most moves; perft's leaves).
+        let legal = if !noisy_only && b.has_safe_king(us) {
+            true
+        } else {
+            let mut after = *tally.get_or_insert_with(|| Tally::new(base));
+            after.change_to(&b, changed);
+            let (converted, persuaded) = after.cascade(us);
+            let kings = after.board.pieces(Role::King, us);
+            kings & !persuaded[ci(us)] != 0
+                && (!noisy_only || mv.promotion.is_some() || converted & !free_conversions != 0)
+        };
+        if legal {
             out.push(mv);
         }
     };
+    // Rule 3 on the board before the move, for one square.
+    let safe_before = |sq: Square| base.influence_on(sq, !us) <= base.influence_on(sq, us);
 
     for role in [
         Role::King,
@@ -567,7 +602,7 @@ fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
         consider(out, Move::new(MoveKind::Normal, from, one), Role::Pawn);
         // Rule 5: no double step across a square overly persuaded for the mover,
         // judged before the move with the pawn still on its square.
-        if from.rank() == second && !Bitboard(before[ci(us)]).contains(one) {
+        if from.rank() == second && safe_before(one) {
             if let Some(two) = one.offset(forward) {
                 if Bitboard(empty).contains(two) {
                     consider(out, Move::new(MoveKind::DoublePush, from, two), Role::Pawn);
@@ -587,7 +622,7 @@ fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
             out,
             |sq| {
                 if sq == king_from {
-                    !Bitboard(before[ci(us)]).contains(sq)
+                    safe_before(sq)
                 } else {
                     influence_with(pos, sq, !us, lifted) <= influence_with(pos, sq, us, lifted)
                 }
