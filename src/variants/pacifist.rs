@@ -13,6 +13,7 @@ use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
 use super::{validate_pawn_ranks, value_of, Variant};
 use crate::game::Outcome;
+use crate::movegen::{MoveCounter, MoveSink};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{castle_side, rook_file, Position};
 
@@ -146,6 +147,22 @@ impl Board {
         (steps & own).count_ones()
             + (RayKind::Orthogonal.attacks(sq, self.occ() & !orth) & orth).count_ones()
             + (RayKind::Diagonal.attacks(sq, self.occ() & !diag) & diag).count_ones()
+    }
+
+    /// The squares where a piece arriving or leaving may change the influence on
+    /// `k` (rule 2): its king and knight neighbourhoods (pawns attack from the
+    /// former) and each ray up to the first piece that is not a slider of the
+    /// ray's kind, beyond which no walk from `k` reaches; and `k` itself.
+    #[inline]
+    fn footprint(&self, k: Square) -> u64 {
+        let occ = self.occ();
+        let orth = self.roles[ri(Role::Rook)] | self.roles[ri(Role::Queen)];
+        let diag = self.roles[ri(Role::Bishop)] | self.roles[ri(Role::Queen)];
+        attacks::king_attacks(k).0
+            | attacks::knight_attacks(k).0
+            | RayKind::Orthogonal.attacks(k, occ & !orth)
+            | RayKind::Diagonal.attacks(k, occ & !diag)
+            | 1u64 << k as u32
     }
 
     /// Has `color` a king that is not overly persuaded (rule 3) on this board?
@@ -527,25 +544,35 @@ pub fn overly_persuaded(pos: &Position<Pacifist>, color: Color) -> Bitboard {
 /// Pseudo-moves are chess moves to empty squares (rule 1); each is kept when
 /// its cascade leaves the mover a king that is not overly persuaded (rule 5).
 /// `noisy_only` keeps promotions and moves that convert more than the pieces
-/// any move would convert anyway.
-fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
+/// any move would convert anyway. `out` may be a counter: perft's last ply then
+/// counts the moves that need no judging with one popcount per piece.
+fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool) {
     let us = pos.turn();
     let base = Board::of(pos);
     let empty = !base.occ();
     // The whole-board counts are needed only for noisy moves and for the moves
-    // the shortcut below cannot decide: built on first use.
+    // the shortcuts below cannot decide: built on first use.
     let mut tally: Option<Tally> = noisy_only.then(|| Tally::new(base));
     let free_conversions = tally
         .as_ref()
         .map_or(0, |t| base.colors[ci(!us)] & t.persuaded()[ci(!us)]);
+    // Moves that touch none of these squares cannot change the influence on a
+    // king of ours that is safe now, so they are legal without judging.
+    let related = match Bitboard(base.pieces(Role::King, us))
+        .into_iter()
+        .find(|&k| base.influence_on(k, !us) <= base.influence_on(k, us))
+    {
+        Some(k) if !noisy_only => base.footprint(k),
+        _ => !0,
+    };
 
-    let mut consider = |out: &mut MoveList, mv: Move, role: Role| {
+    let mut consider = |out: &mut dyn MoveSink, mv: Move, role: Role| {
         let mut b = base;
         let changed = b.apply(us, mv, role);
         // The cascade only turns enemy pieces into ours, which never raises their
         // influence nor lowers ours anywhere, and our kings never turn: a king of
         // ours that is safe before the cascade stays safe after it. Then the move
-        // is legal without running the cascade (most moves; perft's leaves).
+        // is legal without running the cascade (most moves).
         let legal = if !noisy_only && b.has_safe_king(us) {
             true
         } else {
@@ -562,6 +589,7 @@ fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
     };
     // Rule 3 on the board before the move, for one square.
     let safe_before = |sq: Square| base.influence_on(sq, !us) <= base.influence_on(sq, us);
+    let is_related = |sq: Square| related & (1u64 << sq as u32) != 0;
 
     for role in [
         Role::King,
@@ -571,7 +599,11 @@ fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
         Role::Queen,
     ] {
         for from in Bitboard(base.pieces(role, us)) {
-            let targets = attacks::attacks(from, role.of(us), Bitboard(base.occ())).0 & empty;
+            let mut targets = attacks::attacks(from, role.of(us), Bitboard(base.occ())).0 & empty;
+            if !is_related(from) {
+                out.push_all(from, Bitboard(targets & !related));
+                targets &= related;
+            }
             for to in Bitboard(targets) {
                 consider(out, Move::new(MoveKind::Normal, from, to), role);
             }
@@ -582,6 +614,13 @@ fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
         Color::White => (8, Rank::Second, Rank::Eighth),
         Color::Black => (-8, Rank::Seventh, Rank::First),
     };
+    let mut pawn_move = |out: &mut dyn MoveSink, mv: Move| {
+        if is_related(mv.from) || is_related(mv.to) {
+            consider(out, mv, Role::Pawn);
+        } else {
+            out.push(mv);
+        }
+    };
     for from in Bitboard(base.pieces(Role::Pawn, us)) {
         let Some(one) = from.offset(forward) else {
             continue;
@@ -591,21 +630,20 @@ fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
         }
         if one.rank() == last {
             for promo in PROMOTIONS {
-                consider(
+                pawn_move(
                     out,
                     Move::new(MoveKind::Normal, from, one).with_promotion(promo),
-                    Role::Pawn,
                 );
             }
             continue;
         }
-        consider(out, Move::new(MoveKind::Normal, from, one), Role::Pawn);
+        pawn_move(out, Move::new(MoveKind::Normal, from, one));
         // Rule 5: no double step across a square overly persuaded for the mover,
         // judged before the move with the pawn still on its square.
         if from.rank() == second && safe_before(one) {
             if let Some(two) = one.offset(forward) {
                 if Bitboard(empty).contains(two) {
-                    consider(out, Move::new(MoveKind::DoublePush, from, two), Role::Pawn);
+                    pawn_move(out, Move::new(MoveKind::DoublePush, from, two));
                 }
             }
         }
@@ -616,10 +654,10 @@ fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
         // king lifted; the destination by rule 5 after the cascade.
         let king_from = Square::from_coords(File::E, us.backrank());
         let lifted = Bitboard::from_square(king_from);
-        let start = out.len();
+        let mut castles = Castles::default();
         crate::movegen::generate_castling(
             pos,
-            out,
+            &mut castles,
             |sq| {
                 if sq == king_from {
                     safe_before(sq)
@@ -629,14 +667,23 @@ fn generate(pos: &Position<Pacifist>, out: &mut MoveList, noisy_only: bool) {
             },
             |_| true,
         );
-        // At most two castling moves: judge them from a copy, no allocation.
-        let mut castles = [Move::NULL; 2];
-        let n = out.len() - start;
-        castles[..n].copy_from_slice(&out[start..]);
-        out.truncate(start);
-        for &mv in &castles[..n] {
+        for &mv in &castles.moves[..castles.len] {
             consider(out, mv, Role::King);
         }
+    }
+}
+
+/// At most two castling moves, judged after generation without allocating.
+#[derive(Default)]
+struct Castles {
+    moves: [Move; 2],
+    len: usize,
+}
+
+impl MoveSink for Castles {
+    fn push(&mut self, mv: Move) {
+        self.moves[self.len] = mv;
+        self.len += 1;
     }
 }
 
@@ -693,6 +740,12 @@ impl Variant for Pacifist {
 
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
         generate(pos, out, false);
+    }
+
+    fn count_legal_moves(pos: &Position<Self>, _buf: &mut MoveList) -> u64 {
+        let mut counter = MoveCounter::default();
+        generate(pos, &mut counter, false);
+        counter.0
     }
 
     /// Promotions and moves whose cascade converts something beyond what any move
