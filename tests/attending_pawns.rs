@@ -579,6 +579,18 @@ fn evaluation_prefers_attached_pawns() {
     assert_eq!(V::evaluate(&Position::<V>::startpos()), 0);
 }
 
+/// An unattached passed pawn cannot walk its road: the variant takes back the
+/// shared passed-pawn bonus on top of the unattached penalty (-25).
+#[test]
+fn evaluation_discounts_unattached_passed_pawns() {
+    let w = turncoat::eval::DEFAULT_WEIGHTS.passed[5];
+    let passed = pos("k7/8/4P3/8/8/8/8/4K3 w - - 0 1 -");
+    assert_eq!(V::evaluate(&passed), -25 - (w.0 + w.1) / 2);
+    // Blocked by f7 (and blocking it): both unattached, neither passed.
+    let blocked = pos("k7/5p2/4P3/8/8/8/8/4K3 w - - 0 1 -");
+    assert_eq!(V::evaluate(&blocked), 0);
+}
+
 // ----- an independent, naive generator cross-checks the fast one -----
 
 /// The 8 squares around `sq`.
