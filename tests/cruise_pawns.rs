@@ -644,6 +644,17 @@ fn evaluation_counts_the_pending_missile_and_threats() {
     assert!(V::evaluate(&threat) > V::evaluate(&no_threat));
 }
 
+/// The waiting side's threats: the best counts /16 (the mover parries one), the
+/// second (minus the spent pawn) /2. White's c3 pawn reaches d5 via c4 and b5 via
+/// b4, neither of which Black covers.
+#[test]
+fn evaluation_counts_a_double_threat_against_the_mover() {
+    let one = pos("4k3/8/8/3r4/8/2P5/8/4K3 b - - 0 1");
+    assert_eq!(V::evaluate(&one), 500 / 16);
+    let two = pos("4k3/8/8/1n1r4/8/2P5/8/4K3 b - - 0 1");
+    assert_eq!(V::evaluate(&two), 500 / 16 + (320 - 100) / 2);
+}
+
 /// The colour-flipped FEN (board mirrored top to bottom, colours and side
 /// swapped, missile squares mirrored); castling and en passant must be `-`.
 fn mirror(f: &str) -> String {

@@ -679,7 +679,8 @@ impl Variant for AttendingPawns {
 /// Squares in front of `sq` for `color` on its own and the adjacent files.
 fn front_span(sq: Square, color: Color) -> Bitboard {
     let file = Bitboard::from_file(sq.file());
-    let files = file | (file & !Bitboard::from_file(shakmaty::File::H)).shift(1)
+    let files = file
+        | (file & !Bitboard::from_file(shakmaty::File::H)).shift(1)
         | (file & !Bitboard::from_file(shakmaty::File::A)).shift(-1);
     let rank = sq.rank() as u32;
     let ahead = match color {
