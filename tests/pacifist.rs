@@ -473,8 +473,9 @@ fn literal_legal(p: &P) -> Vec<(String, String)> {
     out
 }
 
-/// The engine's legal moves and resulting FENs equal the literal reading's, on
-/// every position of random games (conversions, kingless turns, castling).
+/// The engine's legal moves and resulting FENs equal the literal reading's, and
+/// the bulk count equals their number, on every position of random games
+/// (conversions, kingless turns, castling).
 #[test]
 fn rules_match_literal_reading() {
     let mut seed: u64 = 0x0ddb_a11c_afe5_0001;
@@ -501,6 +502,10 @@ fn rules_match_literal_reading() {
                     .collect();
                 engine.sort();
                 assert_eq!(engine, literal_legal(&p), "{}", fen::format(&p));
+                // Perft's last-ply count (moves away from a safe king's
+                // footprint counted unjudged) agrees with the list.
+                let counted = Pacifist::count_legal_moves(&p, &mut MoveList::new());
+                assert_eq!(counted, moves.len() as u64, "{}", fen::format(&p));
                 positions += 1;
                 if moves.is_empty() {
                     break;
