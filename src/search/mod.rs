@@ -841,6 +841,22 @@ impl<'a, V: Variant> Worker<'a, V> {
         if pos.halfmoves() >= 100 {
             return 0;
         }
+        // The table answers here too: any stored bound at depth >= 0 is at least
+        // a quiescence result, and its move is the best first try.
+        let tt_entry = self.shared.tt.probe(pos.key());
+        let tt_fp = tt_entry.map_or(0, |e| e.move_fp);
+        if let Some(e) = tt_entry {
+            let s = score_from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let original_alpha = alpha;
         let in_check = qply < Self::QS_CHECK_PLIES && V::in_check(pos);
         let mut moves = std::mem::take(&mut self.move_buf[ply]);
         let mut scores = std::mem::take(&mut self.score_buf[ply]);
@@ -867,7 +883,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             best_score = stand_pat;
             V::noisy_moves(pos, &mut moves);
         }
-        score_moves(pos, &moves, 0, &self.heur, ply, &mut scores);
+        score_moves(pos, &moves, tt_fp, &self.heur, ply, &mut scores);
+        let mut best_move = Move::NULL;
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut scores, i);
             let mv = moves[i];
@@ -894,6 +911,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 best_score = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = mv;
                     if score >= beta {
                         break;
                     }
@@ -902,6 +920,18 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
         self.move_buf[ply] = moves;
         self.score_buf[ply] = scores;
+        if !self.stopped {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if best_score > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared
+                .tt
+                .store(pos.key(), best_move, score_to_tt(best_score, ply), 0, bound);
+        }
         best_score
     }
 }

@@ -121,11 +121,12 @@ impl TranspositionTable {
         let old = slot.data.load(Ordering::Relaxed);
         let age = self.age.load(Ordering::Relaxed) & 0x3f;
         if old != 0 {
-            let same = slot.check.load(Ordering::Relaxed) ^ old == key;
             let old_depth = ((old >> 48) & 0xff) as i32 - 1;
             let old_age = ((old >> 58) & 0x3f) as u8;
-            // Keep a deeper entry of this search unless this one is exact.
-            if old_age == age && !same && old_depth > depth + 2 && bound != Bound::Exact {
+            // Keep a deeper entry of this search unless this one is exact; a
+            // position's own deep entry is not given up for a shallow bound
+            // (quiescence revisits positions the main search stored).
+            if old_age == age && old_depth > depth + 2 && bound != Bound::Exact {
                 return;
             }
         }
