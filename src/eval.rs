@@ -199,7 +199,155 @@ pub const DEFAULT_WEIGHTS: Weights = Weights {
 };
 
 const MOBILITY_CENTER: [i32; 4] = [4, 6, 6, 12];
-const TEMPO: i32 = 10;
+/// Bonus for the side to move (added after tapering).
+pub const TEMPO: i32 = 10;
+
+/// Indices of the tunable evaluation parameters, each a middlegame/endgame pair
+/// ([`S`]) that enters the shared evaluation linearly. The tuner (`turncoat
+/// tune`) fits them against game results through an [`EvalTrace`].
+pub mod param {
+    /// `MATERIAL_*[role]`.
+    pub const MATERIAL: usize = 0;
+    /// `PST_*[role][table index]`, at `PST + 64 * role + index`.
+    pub const PST: usize = MATERIAL + 6;
+    /// `Weights::mobility[piece]`.
+    pub const MOBILITY: usize = PST + 6 * 64;
+    /// `Weights::passed[relative rank]`.
+    pub const PASSED: usize = MOBILITY + 4;
+    pub const ISOLATED: usize = PASSED + 8;
+    pub const DOUBLED: usize = ISOLATED + 1;
+    pub const ROOK_OPEN_FILE: usize = DOUBLED + 1;
+    pub const ROOK_SEMI_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+    pub const BISHOP_PAIR: usize = ROOK_SEMI_OPEN_FILE + 1;
+    pub const KING_SHIELD: usize = BISHOP_PAIR + 1;
+    /// Number of parameters.
+    pub const COUNT: usize = KING_SHIELD + 1;
+}
+
+/// Observes the shared evaluation term by term. The evaluator is generic over
+/// it so that the engine's [`NoTrace`] compiles to nothing, while the tuner's
+/// [`EvalTrace`] records how often each parameter counts for each side.
+pub trait Trace {
+    /// Parameter `param` counts `times` for `color`.
+    fn add(&mut self, color: Color, param: usize, times: i32);
+    /// A term outside the parameter vector (the quadratic king attack) adds `s`.
+    fn fixed(&mut self, color: Color, s: S);
+}
+
+/// The engine's trace: records nothing.
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: Color, _: usize, _: i32) {}
+    #[inline(always)]
+    fn fixed(&mut self, _: Color, _: S) {}
+}
+
+/// The shared evaluation of one position as a linear function of the parameters:
+/// from White's view, `mg = sum(coeffs * param.mg) + fixed.mg` (likewise `eg`),
+/// tapered by `phase`, plus the tempo bonus of the side to move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EvalTrace {
+    /// (parameter, White's count minus Black's), sorted, without zero counts.
+    pub coeffs: Vec<(usize, i32)>,
+    /// White's minus Black's terms that are not parameters.
+    pub fixed: S,
+    /// Game phase, 0 (bare kings and pawns) to 24.
+    pub phase: i32,
+    /// Is White to move (decides the sign of the tempo bonus)?
+    pub white_to_move: bool,
+}
+
+impl Trace for EvalTrace {
+    fn add(&mut self, color: Color, param: usize, times: i32) {
+        let sign = if color == Color::White { 1 } else { -1 };
+        self.coeffs.push((param, sign * times));
+    }
+    fn fixed(&mut self, color: Color, s: S) {
+        if color == Color::White {
+            self.fixed += s;
+        } else {
+            self.fixed -= s;
+        }
+    }
+}
+
+impl EvalTrace {
+    /// Evaluates with integer parameters exactly as [`evaluate_with`] does, from
+    /// White's view (the check that the trace is complete).
+    pub fn evaluate(&self, params: &[S]) -> i32 {
+        let mut total = self.fixed;
+        for &(p, c) in &self.coeffs {
+            total += params[p] * c;
+        }
+        let tapered = (total.0 * self.phase + total.1 * (24 - self.phase)) / 24;
+        tapered + if self.white_to_move { TEMPO } else { -TEMPO }
+    }
+
+    /// Merges repeated parameters and drops those that cancel out.
+    fn compact(&mut self) {
+        self.coeffs.sort_unstable_by_key(|&(p, _)| p);
+        let mut out: Vec<(usize, i32)> = Vec::with_capacity(self.coeffs.len());
+        for &(p, c) in &self.coeffs {
+            match out.last_mut() {
+                Some(last) if last.0 == p => last.1 += c,
+                _ => out.push((p, c)),
+            }
+        }
+        out.retain(|&(_, c)| c != 0);
+        self.coeffs = out;
+    }
+}
+
+/// The shared evaluation's trace of `pos` (chess positions; variant terms are
+/// not part of it).
+pub fn trace<V: Variant>(pos: &Position<V>, w: &Weights) -> EvalTrace {
+    let mut t = EvalTrace {
+        white_to_move: pos.turn() == Color::White,
+        ..EvalTrace::default()
+    };
+    let (_, pw) = side_terms(pos, Color::White, w, &mut t);
+    let (_, pb) = side_terms(pos, Color::Black, w, &mut t);
+    t.phase = (pw + pb).min(24);
+    t.compact();
+    t
+}
+
+/// The parameter vector of the current tables and `w` (indexed by [`param`]).
+pub fn params_of(w: &Weights) -> Vec<S> {
+    let mut p = vec![S(0, 0); param::COUNT];
+    for role in 0..6 {
+        p[param::MATERIAL + role] = S(MATERIAL_MG[role], MATERIAL_EG[role]);
+        for idx in 0..64 {
+            p[param::PST + 64 * role + idx] = S(PST_MG[role][idx], PST_EG[role][idx]);
+        }
+    }
+    p[param::MOBILITY..param::MOBILITY + 4].copy_from_slice(&w.mobility);
+    p[param::PASSED..param::PASSED + 8].copy_from_slice(&w.passed);
+    p[param::ISOLATED] = w.isolated;
+    p[param::DOUBLED] = w.doubled;
+    p[param::ROOK_OPEN_FILE] = w.rook_open_file;
+    p[param::ROOK_SEMI_OPEN_FILE] = w.rook_semi_open_file;
+    p[param::BISHOP_PAIR] = w.bishop_pair;
+    p[param::KING_SHIELD] = w.king_shield;
+    p
+}
+
+/// The `Weights` part of a parameter vector; `king_attack` (not a parameter)
+/// comes from `base`.
+pub fn weights_of(p: &[S], base: &Weights) -> Weights {
+    let mut w = base.clone();
+    w.mobility.copy_from_slice(&p[param::MOBILITY..param::MOBILITY + 4]);
+    w.passed.copy_from_slice(&p[param::PASSED..param::PASSED + 8]);
+    w.isolated = p[param::ISOLATED];
+    w.doubled = p[param::DOUBLED];
+    w.rook_open_file = p[param::ROOK_OPEN_FILE];
+    w.rook_semi_open_file = p[param::ROOK_SEMI_OPEN_FILE];
+    w.bishop_pair = p[param::BISHOP_PAIR];
+    w.king_shield = p[param::KING_SHIELD];
+    w
+}
 
 #[inline]
 fn table_index(sq: Square, color: Color) -> usize {
@@ -252,7 +400,12 @@ fn front_span(sq: Square, color: Color) -> Bitboard {
 
 /// Interaction-free terms of one side: material, tables, mobility, pawns,
 /// rooks, bishop pair, king safety. Returns (score, phase contribution).
-fn side_terms<V: Variant>(pos: &Position<V>, color: Color, w: &Weights) -> (S, i32) {
+fn side_terms<V: Variant, T: Trace>(
+    pos: &Position<V>,
+    color: Color,
+    w: &Weights,
+    t: &mut T,
+) -> (S, i32) {
     let occ = pos.occupied();
     let own_pawns = pos.by_piece(color.pawn());
     let their_pawns = pos.by_piece((!color).pawn());
@@ -272,11 +425,14 @@ fn side_terms<V: Variant>(pos: &Position<V>, color: Color, w: &Weights) -> (S, i
                 MATERIAL_MG[i] + PST_MG[i][idx],
                 MATERIAL_EG[i] + PST_EG[i][idx],
             );
+            t.add(color, param::MATERIAL + i, 1);
+            t.add(color, param::PST + 64 * i + idx, 1);
             phase += PHASE[i];
             if (1..=4).contains(&i) {
                 let att = attacks::attacks(sq, role.of(color), occ);
                 let mob = (att & safe).count() as i32 - MOBILITY_CENTER[i - 1];
                 score += w.mobility[i - 1] * mob;
+                t.add(color, param::MOBILITY + i - 1, mob);
                 if (att & enemy_king_zone).any() {
                     attack_units += w.king_attack[i - 1] * (att & enemy_king_zone).count() as i32;
                     attackers += 1;
@@ -286,23 +442,29 @@ fn side_terms<V: Variant>(pos: &Position<V>, color: Color, w: &Weights) -> (S, i
                 Role::Pawn => {
                     let file = Bitboard::from_file(sq.file());
                     if (front_span(sq, color) & their_pawns).is_empty() {
-                        score += w.passed[color.relative_rank(sq.rank()) as usize];
+                        let rank = color.relative_rank(sq.rank()) as usize;
+                        score += w.passed[rank];
+                        t.add(color, param::PASSED + rank, 1);
                     }
                     if (adjacent_files(sq.file()) & own_pawns).is_empty() {
                         score += w.isolated;
+                        t.add(color, param::ISOLATED, 1);
                     }
                     if (front_span(sq, color) & file & own_pawns).any() {
                         score += w.doubled;
+                        t.add(color, param::DOUBLED, 1);
                     }
                 }
                 Role::Rook => {
                     let file = Bitboard::from_file(sq.file());
                     if (file & own_pawns).is_empty() {
-                        score += if (file & their_pawns).is_empty() {
-                            w.rook_open_file
+                        if (file & their_pawns).is_empty() {
+                            score += w.rook_open_file;
+                            t.add(color, param::ROOK_OPEN_FILE, 1);
                         } else {
-                            w.rook_semi_open_file
-                        };
+                            score += w.rook_semi_open_file;
+                            t.add(color, param::ROOK_SEMI_OPEN_FILE, 1);
+                        }
                     }
                 }
                 _ => {}
@@ -311,6 +473,7 @@ fn side_terms<V: Variant>(pos: &Position<V>, color: Color, w: &Weights) -> (S, i
     }
     if pos.by_piece(color.bishop()).more_than_one() {
         score += w.bishop_pair;
+        t.add(color, param::BISHOP_PAIR, 1);
     }
     if let Some(k) = pos.king_of(color) {
         // Shield: own pawns one or two ranks in front of the king, on its file
@@ -318,19 +481,23 @@ fn side_terms<V: Variant>(pos: &Position<V>, color: Color, w: &Weights) -> (S, i
         let near = Bitboard::from_rank(k.rank()).shift(if color == Color::White { 8 } else { -8 })
             | Bitboard::from_rank(k.rank()).shift(if color == Color::White { 16 } else { -16 });
         let shield = front_span(k, color) & near & own_pawns;
-        score += w.king_shield * shield.count().min(3) as i32;
+        let n = shield.count().min(3) as i32;
+        score += w.king_shield * n;
+        t.add(color, param::KING_SHIELD, n);
     }
     // King attack: quadratic in attack units, only with two or more attackers.
     if attackers >= 2 {
-        score += S(attack_units * attack_units / 4, attack_units);
+        let attack = S(attack_units * attack_units / 4, attack_units);
+        score += attack;
+        t.fixed(color, attack);
     }
     (score, phase)
 }
 
 /// The shared evaluation from White's view, tapered by game phase.
 pub fn shared_terms<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
-    let (white, pw) = side_terms(pos, Color::White, w);
-    let (black, pb) = side_terms(pos, Color::Black, w);
+    let (white, pw) = side_terms(pos, Color::White, w, &mut NoTrace);
+    let (black, pb) = side_terms(pos, Color::Black, w, &mut NoTrace);
     let mut total = white;
     total -= black;
     let phase = (pw + pb).min(24);
