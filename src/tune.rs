@@ -42,6 +42,10 @@ pub struct TuneArgs {
     /// L2 pull toward the current values: the loss adds reg * sum((p - p0)^2).
     #[arg(long, default_value_t = 0.0)]
     pub reg: f64,
+    /// Weight of the game result in the target; the rest is the engine's search
+    /// score from the PGN move comments (1 = pure Texel tuning on results).
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
     /// Use this K instead of fitting it.
     #[arg(long)]
     pub k: Option<f64>,
@@ -57,6 +61,9 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
     if args.rate.is_nan() || args.rate <= 0.0 || args.reg.is_nan() || args.reg < 0.0 {
         return Err("--rate must be positive and --reg non-negative".to_string());
     }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err("--lambda must be within 0..1".to_string());
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()
@@ -69,7 +76,7 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
     let sel = data::Selection {
         skip_plies: args.skip_plies,
     };
-    let (data, stats) = data::load(&args.pgn, &sel, &DEFAULT_WEIGHTS)?;
+    let (mut data, stats) = data::load(&args.pgn, &sel, &DEFAULT_WEIGHTS)?;
     eprintln!(
         "{} games ({} skipped: unfinished or not decided on the board), {} positions \
          (skipped: {} opening, {} in check, {} check at the quiescence leaf), {:.1} s",
@@ -91,8 +98,15 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         Some(k) => k,
         None => fit::fit_k(&e0, &data.result, 0.05, 10.0),
     };
-    let mse0 = fit::mse(&e0, &data.result, k);
-    eprintln!("K = {k:.4}, MSE of the current weights = {mse0:.6}");
+    eprintln!(
+        "K = {k:.4}, MSE of the current weights against the results = {:.6}",
+        fit::mse(&e0, &data.result, k)
+    );
+    if args.lambda < 1.0 {
+        data.blend(args.lambda, k);
+    }
+    let mse0 = fit::mse(&e0, &data.target, k);
+    eprintln!("MSE of the current weights against the targets = {mse0:.6}");
     let settings = fit::Settings {
         k,
         epochs: args.epochs,
@@ -104,9 +118,12 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         eprintln!("epoch {epoch:5}  loss {loss:.6}");
     });
     let tuned = fit::to_int(&fitted);
-    let mse1 = fit::mse(&fit::evals(&data, &fit::to_float(&tuned)), &data.result, k);
+    let e1 = fit::evals(&data, &fit::to_float(&tuned));
+    let mse1 = fit::mse(&e1, &data.target, k);
     eprintln!(
-        "MSE {mse0:.6} -> {mse1:.6} (integer weights), {:.1} s in all",
+        "MSE {mse0:.6} -> {mse1:.6} (integer weights; against the results alone {:.6}), \
+         {:.1} s in all",
+        fit::mse(&e1, &data.result, k),
         start.elapsed().as_secs_f64()
     );
     let command: Vec<String> = std::env::args().collect();

@@ -39,6 +39,13 @@ pub struct Dataset {
     pub stm: Vec<i8>,
     /// Game result from White's view: 1, 0.5 or 0.
     pub result: Vec<f32>,
+    /// The engine's search score of the position from its PGN move comment,
+    /// centipawns from White's view (`NaN` when there is none); mates count as
+    /// +-10000.
+    pub score: Vec<f32>,
+    /// What the fit predicts: the result, or a blend with the search score
+    /// ([`Dataset::blend`]).
+    pub target: Vec<f32>,
 }
 
 /// Counts of what the loader kept and skipped, for the report.
@@ -66,7 +73,23 @@ impl Dataset {
         &self.coeffs[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
-    pub fn push(&mut self, t: &eval::EvalTrace, result: f32) -> Result<(), String> {
+    /// Replaces the targets by `lambda * result + (1 - lambda) * sigmoid(k *
+    /// score / 400)` where a score is known: the game result alone is a noisy
+    /// label for a position (one blunder decides it), the search score a
+    /// smoother one.
+    pub fn blend(&mut self, lambda: f64, k: f64) {
+        for i in 0..self.len() {
+            let score = self.score[i] as f64;
+            let result = self.result[i] as f64;
+            self.target[i] = if score.is_nan() {
+                result
+            } else {
+                lambda * result + (1.0 - lambda) * super::fit::sigmoid(k * score / 400.0)
+            } as f32;
+        }
+    }
+
+    pub fn push(&mut self, t: &eval::EvalTrace, result: f32, score: Option<f32>) -> Result<(), String> {
         if self.starts.is_empty() {
             self.starts.push(0);
         }
@@ -81,6 +104,8 @@ impl Dataset {
         self.phase.push(t.phase as u8);
         self.stm.push(if t.white_to_move { 1 } else { -1 });
         self.result.push(result);
+        self.score.push(score.unwrap_or(f32::NAN));
+        self.target.push(result);
         Ok(())
     }
 }
@@ -149,7 +174,13 @@ fn add_game(
     stats.games += 1;
     let mut game = Game::new(start);
     let mut ply = 2 * (start.fullmoves().max(1) - 1) + u32::from(start.turn().is_black());
-    for token in replayed.tokens.iter().map(Some).chain(std::iter::once(None)) {
+    for (i, token) in replayed
+        .tokens
+        .iter()
+        .map(Some)
+        .chain(std::iter::once(None))
+        .enumerate()
+    {
         if ply < sel.skip_plies {
             stats.skipped_opening += 1;
         } else if Chess::in_check(&game.pos) {
@@ -157,7 +188,13 @@ fn add_game(
         } else {
             match quiet_leaf(&game.pos) {
                 Some(leaf) => {
-                    data.push(&eval::trace(&leaf, w), result)?;
+                    let score = g
+                        .comments
+                        .get(i)
+                        .and_then(|c| c.as_deref())
+                        .and_then(comment_score)
+                        .map(|s| if game.pos.turn().is_white() { s } else { -s });
+                    data.push(&eval::trace(&leaf, w), result, score)?;
                     stats.positions += 1;
                 }
                 None => stats.skipped_noisy_leaf += 1,
@@ -169,6 +206,23 @@ fn add_game(
         }
     }
     Ok(())
+}
+
+/// The score of a `turncoat match` move comment (`+0.25/12 0.153s`, `-M3/20
+/// 0.010s`), centipawns from the mover's view.
+pub fn comment_score(comment: &str) -> Option<f32> {
+    let score = comment.split('/').next()?;
+    let (sign, rest) = match score.as_bytes().first()? {
+        b'+' => (1.0, &score[1..]),
+        b'-' => (-1.0, &score[1..]),
+        _ => (1.0, score),
+    };
+    if let Some(mate) = rest.strip_prefix('M') {
+        mate.parse::<u32>().ok()?;
+        return Some(sign * 10_000.0);
+    }
+    let pawns: f32 = rest.parse().ok()?;
+    pawns.is_finite().then_some(sign * pawns * 100.0)
 }
 
 /// Longest quiescence line followed (a safety net; SEE-pruned captures end far

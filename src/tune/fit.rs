@@ -133,7 +133,7 @@ fn loss_and_grad(d: &Dataset, p: &[f64], p0: &[f64], s: &Settings) -> (f64, Vec<
             || (0.0, vec![0.0; p.len()]),
             |(mut sum, mut grad), i| {
                 let sig = sigmoid(scale * eval_of(d, i, p));
-                let err = sig - d.result[i] as f64;
+                let err = sig - d.target[i] as f64;
                 sum += err * err;
                 // d(err^2)/d(eval), then split over the mg and eg halves.
                 let de = 2.0 * err * sig * (1.0 - sig) * scale;
