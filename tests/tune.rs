@@ -143,6 +143,30 @@ fn quiet_leaf_resolves_captures() {
 }
 
 #[test]
+fn comment_scores_and_blended_targets() {
+    let close = |a: Option<f32>, b: f32| a.is_some_and(|a| (a - b).abs() < 1e-3);
+    assert!(close(data::comment_score("+1.12/4 0.005s"), 112.0));
+    assert!(close(data::comment_score("-0.30/12 0.153s"), -30.0));
+    assert!(close(data::comment_score("+M3/20 0.010s"), 10_000.0));
+    assert!(close(data::comment_score("-M1/2 0.001s"), -10_000.0));
+    assert_eq!(data::comment_score("0.153s"), None);
+    assert_eq!(data::comment_score("Draw by threefold repetition"), None);
+
+    let mut d = data::Dataset::default();
+    let t = eval::EvalTrace::default();
+    d.push(&t, 1.0, Some(0.0)).unwrap();
+    d.push(&t, 0.0, None).unwrap();
+    d.blend(0.25, 2.0);
+    assert_eq!(d.target, vec![0.25 + 0.75 * 0.5, 0.0]);
+    assert_eq!(d.result, vec![1.0, 0.0]);
+    // The test games carry scores for most positions.
+    let sel = data::Selection { skip_plies: 12 };
+    let (d, _) = data::load(&[GAMES], &sel, &DEFAULT_WEIGHTS).unwrap();
+    let scored = d.score.iter().filter(|s| !s.is_nan()).count();
+    assert!(scored * 10 > d.len() * 9, "{scored} of {}", d.len());
+}
+
+#[test]
 fn emitted_source_is_what_eval_rs_compiles() {
     let source = emit::rust_source(&eval::params_of(&DEFAULT_WEIGHTS), &DEFAULT_WEIGHTS);
     let eval_rs = include_str!("../src/eval.rs");
@@ -180,13 +204,24 @@ fn tune_command_prints_rust_source() {
         assert!(out.contains(item), "{item} missing from:\n{out}");
     }
     assert!(err.contains("6 games") && err.contains("MSE"), "{err}");
+    let (ok, out, err) = run(&[
+        "tune", GAMES, "--epochs", "5", "--lambda", "0.5", "--params", "weights",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("pub const DEFAULT_WEIGHTS"), "{out}");
+    let (ok, _, err) = run(&["tune", GAMES, "--lambda", "2"]);
+    assert!(!ok);
+    assert!(err.contains("--lambda"), "{err}");
 }
 
 #[test]
 fn tune_command_rejects_bad_input() {
     let (ok, _, err) = run(&["tune", "tests/data/no_such_file.pgn"]);
     assert!(!ok);
-    assert!(err.contains("cannot read tests/data/no_such_file.pgn"), "{err}");
+    assert!(
+        err.contains("cannot read tests/data/no_such_file.pgn"),
+        "{err}"
+    );
 
     let dir = std::env::temp_dir().join(format!("turncoat-tune-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -89,7 +89,12 @@ impl Dataset {
         }
     }
 
-    pub fn push(&mut self, t: &eval::EvalTrace, result: f32, score: Option<f32>) -> Result<(), String> {
+    pub fn push(
+        &mut self,
+        t: &eval::EvalTrace,
+        result: f32,
+        score: Option<f32>,
+    ) -> Result<(), String> {
         if self.starts.is_empty() {
             self.starts.push(0);
         }
