@@ -4,7 +4,8 @@
 //! 1. core: [`position`], [`moves`], [`movegen`], [`fen`], [`zobrist`], [`game`];
 //! 2. [`variants`]: one file per rulebook, behind the [`variants::Variant`] trait;
 //! 3. engine: [`perft`], [`eval`], [`search`], [`bench`];
-//! 4. front ends: [`uci`], and `main.rs` for the command line.
+//! 4. front ends: [`uci`], and `main.rs` for the command line; [`tune`] fits the
+//!    evaluation weights to self-play games.
 
 pub mod bench;
 pub mod cli;
@@ -17,6 +18,7 @@ pub mod perft;
 pub mod position;
 pub mod search;
 pub mod tournament;
+pub mod tune;
 pub mod uci;
 pub mod variants;
 pub mod zobrist;

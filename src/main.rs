@@ -1,11 +1,11 @@
-//! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`.
+//! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`, `tune`.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 use turncoat::variants::VariantKind;
-use turncoat::{bench, cli, tournament};
+use turncoat::{bench, cli, tournament, tune};
 
 #[derive(Parser)]
 #[command(
@@ -33,6 +33,9 @@ enum Command {
     },
     /// Play a refereed engine match or tournament (configured by engines.toml).
     Match(Box<tournament::cli::MatchArgs>),
+    /// Texel-tune the standard-chess evaluation on self-play PGN games; prints
+    /// the tuned tables and weights as Rust source to paste into src/eval.rs.
+    Tune(tune::TuneArgs),
     /// Combine the PGN files of match shards into one Elo / pentanomial report.
     MatchMerge(tournament::merge::MergeArgs),
     /// A scripted UCI engine used by the match runner's tests.
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => cli::perft(&args),
         Some(Command::Bench { depth, variant }) => bench::run(variant, depth).map(|_| ()),
         Some(Command::Match(args)) => tournament::cli::run(*args),
+        Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::MatchMerge(args)) => tournament::merge::run(args),
         Some(Command::FakeEngine(args)) => tournament::fake::run(args),
     };

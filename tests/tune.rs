@@ -1,0 +1,243 @@
+//! The tuner: the linear trace must reproduce the engine's evaluation exactly
+//! (otherwise the fitted weights mean something else in the engine), K fitting
+//! must find a known K, the emitted source must be what `src/eval.rs` compiles,
+//! and `turncoat tune` must run on a small PGN and fail cleanly on bad input.
+
+use std::process::Command;
+
+use shakmaty::Color;
+use turncoat::eval::{self, Weights, DEFAULT_WEIGHTS, S};
+use turncoat::fen;
+use turncoat::game::Game;
+use turncoat::position::Position;
+use turncoat::tournament::pgn;
+use turncoat::tune::{data, emit, fit};
+use turncoat::variants::chess::Chess;
+
+const GAMES: &str = "tests/data/tune_games.pgn";
+
+/// Every position of the test games plus the bench positions.
+fn positions() -> Vec<Position<Chess>> {
+    let mut out: Vec<Position<Chess>> = turncoat::bench::CHESS_POSITIONS
+        .iter()
+        .map(|f| fen::parse(f).expect("bench FEN"))
+        .collect();
+    let text = std::fs::read_to_string(GAMES).expect("test games");
+    for g in pgn::read_pgn(&text).expect("PGN") {
+        let tokens = pgn::replay(&g).expect("replay").tokens;
+        let mut game = Game::new(fen::parse::<Chess>(g.tag("FEN").expect("FEN tag")).unwrap());
+        out.push(game.pos);
+        for t in &tokens {
+            game.play_token(t).expect("legal");
+            out.push(game.pos);
+        }
+    }
+    out
+}
+
+/// `evaluate_with` from White's view.
+fn white_eval(pos: &Position<Chess>, w: &Weights) -> i32 {
+    let e = eval::evaluate_with(pos, true, w);
+    if pos.turn() == Color::White {
+        e
+    } else {
+        -e
+    }
+}
+
+/// Weights with every field changed, so that a term traced into the wrong
+/// parameter shows.
+fn odd_weights() -> Weights {
+    let mut w = DEFAULT_WEIGHTS.clone();
+    let mut n = 0;
+    let mut next = || {
+        n += 1;
+        S(7 * n - 40, 50 - 11 * n)
+    };
+    for m in &mut w.mobility {
+        *m = next();
+    }
+    for p in &mut w.passed {
+        *p = next();
+    }
+    w.isolated = next();
+    w.doubled = next();
+    w.rook_open_file = next();
+    w.rook_semi_open_file = next();
+    w.bishop_pair = next();
+    w.king_shield = next();
+    w
+}
+
+#[test]
+fn trace_reproduces_evaluate_with() {
+    let positions = positions();
+    assert!(positions.len() > 300, "{}", positions.len());
+    for w in [DEFAULT_WEIGHTS.clone(), odd_weights()] {
+        let params = eval::params_of(&w);
+        for pos in &positions {
+            let t = eval::trace(pos, &w);
+            assert_eq!(
+                t.evaluate(&params),
+                white_eval(pos, &w),
+                "{}",
+                fen::format(pos)
+            );
+        }
+    }
+}
+
+#[test]
+fn trace_weights_round_trip() {
+    let w = odd_weights();
+    assert_eq!(eval::weights_of(&eval::params_of(&w), &DEFAULT_WEIGHTS), w);
+}
+
+#[test]
+fn fit_k_recovers_a_known_k() {
+    let evals: Vec<f64> = (-400..=400).map(|i| i as f64 * 2.5).collect();
+    for k0 in [0.8, 1.7, 3.1] {
+        let results: Vec<f32> = evals
+            .iter()
+            .map(|&e| fit::sigmoid(k0 * e / 400.0) as f32)
+            .collect();
+        let k = fit::fit_k(&evals, &results, 0.05, 10.0);
+        assert!((k - k0).abs() < 1e-3, "found {k}, want {k0}");
+    }
+}
+
+#[test]
+fn optimize_lowers_the_error() {
+    let sel = data::Selection { skip_plies: 12 };
+    let (d, stats) = data::load(&[GAMES], &sel, &DEFAULT_WEIGHTS).expect("load");
+    assert_eq!(stats.games, 6);
+    assert_eq!(d.len(), stats.positions);
+    let p0 = fit::to_float(&eval::params_of(&DEFAULT_WEIGHTS));
+    let k = fit::fit_k(&fit::evals(&d, &p0), &d.result, 0.05, 10.0);
+    let before = fit::mse(&fit::evals(&d, &p0), &d.result, k);
+    let settings = fit::Settings {
+        k,
+        epochs: 30,
+        rate: 1.0,
+        reg: 0.0,
+        group: fit::Group::Weights,
+    };
+    let p = fit::optimize(&d, &p0, &settings, &mut |_, _| {});
+    let after = fit::mse(&fit::evals(&d, &p), &d.result, k);
+    assert!(after < before, "{before} -> {after}");
+    // Only the Weights terms moved.
+    let tables = 2 * eval::param::MOBILITY;
+    assert_eq!(p[..tables], p0[..tables]);
+    assert_ne!(p[tables..], p0[tables..]);
+}
+
+#[test]
+fn quiet_leaf_resolves_captures() {
+    // White's knight takes the undefended queen; Black has nothing back.
+    let pos: Position<Chess> = fen::parse("7k/8/3q4/8/4N3/8/8/4K3 w - - 0 1").unwrap();
+    let leaf = data::quiet_leaf(&pos).expect("quiet");
+    assert_eq!(fen::format(&leaf), "7k/8/3N4/8/8/8/8/4K3 b - - 0 1");
+    // Already quiet: unchanged.
+    let start: Position<Chess> = Position::startpos();
+    assert_eq!(data::quiet_leaf(&start).map(|p| p.key()), Some(start.key()));
+}
+
+#[test]
+fn comment_scores_and_blended_targets() {
+    let close = |a: Option<f32>, b: f32| a.is_some_and(|a| (a - b).abs() < 1e-3);
+    assert!(close(data::comment_score("+1.12/4 0.005s"), 112.0));
+    assert!(close(data::comment_score("-0.30/12 0.153s"), -30.0));
+    assert!(close(data::comment_score("+M3/20 0.010s"), 10_000.0));
+    assert!(close(data::comment_score("-M1/2 0.001s"), -10_000.0));
+    assert_eq!(data::comment_score("0.153s"), None);
+    assert_eq!(data::comment_score("Draw by threefold repetition"), None);
+
+    let mut d = data::Dataset::default();
+    let t = eval::EvalTrace::default();
+    d.push(&t, 1.0, Some(0.0)).unwrap();
+    d.push(&t, 0.0, None).unwrap();
+    d.blend(0.25, 2.0);
+    assert_eq!(d.target, vec![0.25 + 0.75 * 0.5, 0.0]);
+    assert_eq!(d.result, vec![1.0, 0.0]);
+    // The test games carry scores for most positions.
+    let sel = data::Selection { skip_plies: 12 };
+    let (d, _) = data::load(&[GAMES], &sel, &DEFAULT_WEIGHTS).unwrap();
+    let scored = d.score.iter().filter(|s| !s.is_nan()).count();
+    assert!(scored * 10 > d.len() * 9, "{scored} of {}", d.len());
+}
+
+#[test]
+fn emitted_source_is_what_eval_rs_compiles() {
+    let source = emit::rust_source(&eval::params_of(&DEFAULT_WEIGHTS), &DEFAULT_WEIGHTS);
+    let eval_rs = include_str!("../src/eval.rs");
+    let mut rest = eval_rs;
+    for line in source.lines() {
+        let at = rest
+            .find(line)
+            .unwrap_or_else(|| panic!("src/eval.rs lacks (in order): {line}"));
+        rest = &rest[at + line.len()..];
+    }
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_turncoat"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn tune_command_prints_rust_source() {
+    let (ok, out, err) = run(&["tune", GAMES, "--epochs", "20"]);
+    assert!(ok, "{err}");
+    for item in [
+        "const MATERIAL_MG: [i32; 6]",
+        "const PST_EG: [[i32; 64]; 6]",
+        "pub const DEFAULT_WEIGHTS: Weights = Weights {",
+        "king_attack: [",
+    ] {
+        assert!(out.contains(item), "{item} missing from:\n{out}");
+    }
+    assert!(err.contains("6 games") && err.contains("MSE"), "{err}");
+    let (ok, out, err) = run(&[
+        "tune", GAMES, "--epochs", "5", "--lambda", "0.5", "--params", "weights",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("pub const DEFAULT_WEIGHTS"), "{out}");
+    let (ok, _, err) = run(&["tune", GAMES, "--lambda", "2"]);
+    assert!(!ok);
+    assert!(err.contains("--lambda"), "{err}");
+}
+
+#[test]
+fn tune_command_rejects_bad_input() {
+    let (ok, _, err) = run(&["tune", "tests/data/no_such_file.pgn"]);
+    assert!(!ok);
+    assert!(
+        err.contains("cannot read tests/data/no_such_file.pgn"),
+        "{err}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("turncoat-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, "[Event \"x\"]\n\n1. e4 e5 2. Ke3 Qh4 1-0\n").unwrap();
+    let (ok, _, err) = run(&["tune", bad.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("game 1") && err.contains("Ke3"), "{err}");
+
+    let unfinished = dir.join("unfinished.pgn");
+    std::fs::write(&unfinished, "[Event \"x\"]\n\n1. e4 e5\n").unwrap();
+    let (ok, _, err) = run(&["tune", unfinished.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("no result marker"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+
+    let (ok, _, _) = run(&["tune"]);
+    assert!(!ok);
+}
