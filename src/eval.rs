@@ -436,6 +436,7 @@ fn side_terms<V: Variant, T: Trace>(
         Some(k) => attacks::king_attacks(k).with(k),
         None => Bitboard::EMPTY,
     };
+    let (material_mg, material_eg, pst_mg, pst_eg) = tables::<V>();
     let mut score = S(0, 0);
     let mut phase = 0;
     let mut attack_units = 0;
@@ -444,8 +445,8 @@ fn side_terms<V: Variant, T: Trace>(
         for sq in pos.by_piece(role.of(color)) {
             let idx = table_index(sq, color);
             score += S(
-                MATERIAL_MG[i] + PST_MG[i][idx],
-                MATERIAL_EG[i] + PST_EG[i][idx],
+                material_mg[i] + pst_mg[i][idx],
+                material_eg[i] + pst_eg[i][idx],
             );
             t.add(color, param::MATERIAL + i, 1);
             t.add(color, param::PST + 64 * i + idx, 1);
@@ -516,6 +517,38 @@ fn side_terms<V: Variant, T: Trace>(
     (score, phase)
 }
 
+/// Material and piece-square tables of variant `V`: Texel-tuned for standard
+/// chess ([`Variant::TUNED_EVAL`]), hand-set for the others.
+#[inline]
+#[allow(clippy::type_complexity)]
+fn tables<V: Variant>() -> (
+    &'static [i32; 6],
+    &'static [i32; 6],
+    &'static [[i32; 64]; 6],
+    &'static [[i32; 64]; 6],
+) {
+    if V::TUNED_EVAL {
+        (&MATERIAL_MG, &MATERIAL_EG, &PST_MG, &PST_EG)
+    } else {
+        (
+            &hand_set::MATERIAL_MG,
+            &hand_set::MATERIAL_EG,
+            &hand_set::PST_MG,
+            &hand_set::PST_EG,
+        )
+    }
+}
+
+/// The positional weights of variant `V` (see [`tables`]).
+#[inline]
+pub fn weights_for<V: Variant>() -> &'static Weights {
+    if V::TUNED_EVAL {
+        &DEFAULT_WEIGHTS
+    } else {
+        &hand_set::WEIGHTS
+    }
+}
+
 /// The shared evaluation from White's view, tapered by game phase.
 pub fn shared_terms<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
     let (white, pw) = side_terms(pos, Color::White, w, &mut NoTrace);
@@ -529,6 +562,7 @@ pub fn shared_terms<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
 /// Material + piece-square score from White's view, tapered by game phase
 /// (kept for variants that want only the material picture).
 pub fn material_pst<V: Variant>(pos: &Position<V>) -> i32 {
+    let (material_mg, material_eg, pst_mg, pst_eg) = tables::<V>();
     let mut mg = 0;
     let mut eg = 0;
     let mut phase = 0;
@@ -537,8 +571,8 @@ pub fn material_pst<V: Variant>(pos: &Position<V>) -> i32 {
         for (i, role) in Role::ALL.into_iter().enumerate() {
             for sq in pos.by_piece(role.of(color)) {
                 let idx = table_index(sq, color);
-                mg += sign * (MATERIAL_MG[i] + PST_MG[i][idx]);
-                eg += sign * (MATERIAL_EG[i] + PST_EG[i][idx]);
+                mg += sign * (material_mg[i] + pst_mg[i][idx]);
+                eg += sign * (material_eg[i] + pst_eg[i][idx]);
                 phase += PHASE[i];
             }
         }
@@ -552,7 +586,7 @@ pub fn material_pst<V: Variant>(pos: &Position<V>) -> i32 {
 /// variant's terms by matches).
 #[inline]
 pub fn evaluate<V: Variant>(pos: &Position<V>, variant_terms: bool) -> i32 {
-    evaluate_with(pos, variant_terms, &DEFAULT_WEIGHTS)
+    evaluate_with(pos, variant_terms, weights_for::<V>())
 }
 
 pub fn evaluate_with<V: Variant>(pos: &Position<V>, variant_terms: bool, w: &Weights) -> i32 {
@@ -566,4 +600,153 @@ pub fn evaluate_with<V: Variant>(pos: &Position<V>, variant_terms: bool, w: &Wei
         -white
     };
     score + TEMPO
+}
+
+/// The hand-set material, tables and weights the variants keep. The tuned ones
+/// above were fitted to standard chess games only; the variants' own terms were
+/// measured (VariantEval on vs off) on top of these, and a variant's piece
+/// values and squares are not chess's anyway.
+pub mod hand_set {
+    use super::{Weights, S};
+
+    #[rustfmt::skip]
+    pub const MATERIAL_MG: [i32; 6] = [82, 337, 365, 477, 1025, 0];
+    pub const MATERIAL_EG: [i32; 6] = [94, 281, 297, 512, 936, 0];
+
+    #[rustfmt::skip]
+    pub const PST_MG: [[i32; 64]; 6] = [
+        // pawn
+        [  0,   0,   0,   0,   0,   0,   0,   0,
+          60,  70,  50,  60,  60,  50,  70,  60,
+          20,  25,  35,  40,  40,  35,  25,  20,
+           5,  10,  15,  28,  28,  15,  10,   5,
+           0,   0,  10,  24,  24,  10,   0,   0,
+           5,   0,   5,  10,  10,   5,   0,   5,
+           5,  10,  10, -20, -20,  10,  10,   5,
+           0,   0,   0,   0,   0,   0,   0,   0],
+        // knight
+        [-60, -40, -30, -30, -30, -30, -40, -60,
+         -40, -20,   0,   5,   5,   0, -20, -40,
+         -30,   5,  15,  20,  20,  15,   5, -30,
+         -30,   5,  20,  25,  25,  20,   5, -30,
+         -30,   0,  15,  22,  22,  15,   0, -30,
+         -30,   5,  12,  15,  15,  12,   5, -30,
+         -40, -20,   0,   5,   5,   0, -20, -40,
+         -60, -30, -30, -30, -30, -30, -30, -60],
+        // bishop
+        [-20, -10, -10, -10, -10, -10, -10, -20,
+         -10,   0,   0,   0,   0,   0,   0, -10,
+         -10,   0,   5,  10,  10,   5,   0, -10,
+         -10,   5,   5,  12,  12,   5,   5, -10,
+         -10,   0,  12,  12,  12,  12,   0, -10,
+         -10,  10,  10,  10,  10,  10,  10, -10,
+         -10,  10,   0,   0,   0,   0,  10, -10,
+         -20, -10, -12, -10, -10, -12, -10, -20],
+        // rook
+        [  5,  10,  10,  10,  10,  10,  10,   5,
+          15,  20,  20,  20,  20,  20,  20,  15,
+          -5,   0,   0,   0,   0,   0,   0,  -5,
+          -5,   0,   0,   0,   0,   0,   0,  -5,
+          -5,   0,   0,   0,   0,   0,   0,  -5,
+          -5,   0,   0,   0,   0,   0,   0,  -5,
+          -5,   0,   0,   0,   0,   0,   0,  -5,
+           0,   0,   0,   7,   7,   5,   0,   0],
+        // queen
+        [-20, -10, -10,  -5,  -5, -10, -10, -20,
+         -10,   0,   0,   0,   0,   0,   0, -10,
+         -10,   0,   5,   5,   5,   5,   0, -10,
+          -5,   0,   5,   5,   5,   5,   0,  -5,
+           0,   0,   5,   5,   5,   5,   0,  -5,
+         -10,   5,   5,   5,   5,   5,   0, -10,
+         -10,   0,   5,   0,   0,   0,   0, -10,
+         -20, -10, -10,  -5,  -5, -10, -10, -20],
+        // king
+        [-30, -40, -40, -50, -50, -40, -40, -30,
+         -30, -40, -40, -50, -50, -40, -40, -30,
+         -30, -40, -40, -50, -50, -40, -40, -30,
+         -30, -40, -40, -50, -50, -40, -40, -30,
+         -20, -30, -30, -40, -40, -30, -30, -20,
+         -10, -20, -20, -20, -20, -20, -20, -10,
+          15,  15,   0,  -5,  -5,   0,  15,  15,
+          20,  30,  10,   0,   0,  10,  30,  20],
+    ];
+
+    #[rustfmt::skip]
+    pub const PST_EG: [[i32; 64]; 6] = [
+        // pawn: advance in the endgame
+        [  0,   0,   0,   0,   0,   0,   0,   0,
+         120, 120, 110, 100, 100, 110, 120, 120,
+          70,  70,  60,  50,  50,  60,  70,  70,
+          35,  30,  25,  20,  20,  25,  30,  35,
+          15,  12,  10,   5,   5,  10,  12,  15,
+           5,   5,   0,   0,   0,   0,   5,   5,
+           5,   5,   0,   0,   0,   0,   5,   5,
+           0,   0,   0,   0,   0,   0,   0,   0],
+        // knight
+        [-50, -40, -30, -30, -30, -30, -40, -50,
+         -40, -20,   0,   0,   0,   0, -20, -40,
+         -30,   0,  10,  15,  15,  10,   0, -30,
+         -30,   5,  15,  20,  20,  15,   5, -30,
+         -30,   0,  15,  20,  20,  15,   0, -30,
+         -30,   5,  10,  15,  15,  10,   5, -30,
+         -40, -20,   0,   5,   5,   0, -20, -40,
+         -50, -40, -30, -30, -30, -30, -40, -50],
+        // bishop
+        [-15, -10, -10, -10, -10, -10, -10, -15,
+         -10,   0,   0,   0,   0,   0,   0, -10,
+         -10,   0,   5,  10,  10,   5,   0, -10,
+         -10,   5,   5,  10,  10,   5,   5, -10,
+         -10,   0,  10,  10,  10,  10,   0, -10,
+         -10,  10,  10,  10,  10,  10,  10, -10,
+         -10,   5,   0,   0,   0,   0,   5, -10,
+         -15, -10, -10, -10, -10, -10, -10, -15],
+        // rook
+        [ 10,  10,  10,  10,  10,  10,  10,  10,
+          10,  10,  10,  10,  10,  10,  10,  10,
+           5,   5,   5,   5,   5,   5,   5,   5,
+           0,   0,   0,   0,   0,   0,   0,   0,
+           0,   0,   0,   0,   0,   0,   0,   0,
+           0,   0,   0,   0,   0,   0,   0,   0,
+           0,   0,   0,   0,   0,   0,   0,   0,
+           0,   0,   0,   0,   0,   0,   0,   0],
+        // queen
+        [-10,  -5,  -5,  -5,  -5,  -5,  -5, -10,
+          -5,   0,   5,   5,   5,   5,   0,  -5,
+          -5,   5,  10,  10,  10,  10,   5,  -5,
+          -5,   5,  10,  15,  15,  10,   5,  -5,
+          -5,   5,  10,  15,  15,  10,   5,  -5,
+          -5,   5,  10,  10,  10,  10,   5,  -5,
+          -5,   0,   5,   5,   5,   5,   0,  -5,
+         -10,  -5,  -5,  -5,  -5,  -5,  -5, -10],
+        // king: centralise in the endgame
+        [-50, -30, -20, -20, -20, -20, -30, -50,
+         -30, -10,   0,  10,  10,   0, -10, -30,
+         -20,   0,  20,  30,  30,  20,   0, -20,
+         -20,   5,  30,  40,  40,  30,   5, -20,
+         -20,   5,  30,  40,  40,  30,   5, -20,
+         -20,   0,  20,  30,  30,  20,   0, -20,
+         -30, -10,   0,  10,  10,   0, -10, -30,
+         -50, -30, -20, -20, -20, -20, -30, -50],
+    ];
+
+    pub const WEIGHTS: Weights = Weights {
+        mobility: [S(4, 4), S(5, 5), S(2, 4), S(1, 2)],
+        passed: [
+            S(0, 0),
+            S(0, 5),
+            S(2, 10),
+            S(8, 20),
+            S(20, 40),
+            S(40, 70),
+            S(60, 110),
+            S(0, 0),
+        ],
+        isolated: S(-10, -12),
+        doubled: S(-8, -18),
+        rook_open_file: S(25, 10),
+        rook_semi_open_file: S(12, 6),
+        bishop_pair: S(30, 50),
+        king_shield: S(12, 0),
+        king_attack: [2, 2, 3, 5],
+    };
 }

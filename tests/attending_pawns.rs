@@ -583,7 +583,7 @@ fn evaluation_prefers_attached_pawns() {
 /// shared passed-pawn bonus on top of the unattached penalty (-25).
 #[test]
 fn evaluation_discounts_unattached_passed_pawns() {
-    let w = turncoat::eval::DEFAULT_WEIGHTS.passed[5];
+    let w = turncoat::eval::weights_for::<V>().passed[5];
     let passed = pos("k7/8/4P3/8/8/8/8/4K3 w - - 0 1 -");
     assert_eq!(V::evaluate(&passed), -25 - (w.0 + w.1) / 2);
     // Blocked by f7 (and blocking it): both unattached, neither passed.

@@ -706,7 +706,8 @@ fn side_terms(pos: &Position<AttendingPawns>, color: Color) -> i32 {
         // The shared evaluation pays a passed pawn for the road ahead; an
         // unattached one can only walk it by capturing.
         if (front_span(p, color) & their_pawns).is_empty() {
-            let w = crate::eval::DEFAULT_WEIGHTS.passed[color.relative_rank(p.rank()) as usize];
+            let w = crate::eval::weights_for::<AttendingPawns>().passed
+                [color.relative_rank(p.rank()) as usize];
             score -= (w.0 + w.1) / 2;
         }
     }

@@ -13,6 +13,8 @@ impl Variant for Chess {
     const NAME: &'static str = "chess";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     const SEE: bool = true;
+    /// The Texel-tuned evaluation was fitted to standard chess games.
+    const TUNED_EVAL: bool = true;
     type State = ();
 
     fn count_legal_moves(pos: &Position<Self>, _buf: &mut MoveList) -> u64 {

@@ -40,6 +40,9 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     const SEE: bool = false;
     /// Does standard insufficient material (K v K, K+minor v K) end the game?
     const INSUFFICIENT_MATERIAL: bool = true;
+    /// Does the shared evaluation use the Texel-tuned material, tables and
+    /// weights (fitted to standard chess games) rather than the hand-set ones?
+    const TUNED_EVAL: bool = false;
 
     /// Extra state beyond chess (FEN 7th field); `()` when there is none.
     type State: Copy + Clone + Default + Debug + PartialEq + Eq + Hash + Send + Sync;
@@ -179,6 +182,22 @@ pub fn noisy_from_legal<V: Variant>(pos: &Position<V>, out: &mut MoveList) {
         }
     }
     out.truncate(keep);
+}
+
+/// The largest and second largest of `values` (0 where missing). The threat
+/// terms of several variants count the best threat against the side to move as
+/// parried and the second as likely to land.
+pub fn best_two(values: impl IntoIterator<Item = i32>) -> (i32, i32) {
+    let (mut best, mut second) = (0, 0);
+    for v in values {
+        if v > best {
+            second = best;
+            best = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    (best, second)
 }
 
 /// Conventional piece values used by ordering and by variants' rank comparisons.
