@@ -24,7 +24,10 @@ use crate::variants::Variant;
 
 use ordering::{pick_next, score_moves, Heuristics, MAX_PLY};
 pub use timeman::{Limits, TimeManager};
-use tt::{Bound, TranspositionTable};
+use tt::{move_fingerprint, Bound, TranspositionTable};
+
+/// Minimum depth for a singular-extension verification search.
+const SINGULAR_DEPTH: i32 = 8;
 
 pub const INF: i32 = 32_000;
 pub const MATE: i32 = 31_000;
@@ -296,6 +299,9 @@ struct Worker<'a, V: Variant> {
     score_buf: Vec<Vec<i32>>,
     quiet_buf: Vec<MoveList>,
     pv: Vec<Vec<Move>>,
+    /// Per ply, the move a singular-extension verification search leaves out
+    /// (`Move::NULL` when none).
+    excluded: Vec<Move>,
     root_moves: Vec<RootMove>,
     _variant: std::marker::PhantomData<V>,
 }
@@ -331,6 +337,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 .map(|_| MoveList::with_capacity(32))
                 .collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(16)).collect(),
+            excluded: vec![Move::NULL; MAX_PLY + 2],
             root_moves: moves
                 .into_iter()
                 .map(|mv| RootMove {
@@ -638,9 +645,11 @@ impl<'a, V: Variant> Worker<'a, V> {
             return alpha;
         }
 
+        let excluded = self.excluded[ply];
+        let verifying = excluded != Move::NULL;
         let tt_entry = self.shared.tt.probe(pos.key());
         let tt_fp = tt_entry.map_or(0, |e| e.move_fp);
-        if let Some(e) = tt_entry {
+        if let Some(e) = tt_entry.filter(|_| !verifying) {
             if !pv_node && e.depth >= depth {
                 let s = score_from_tt(e.score, ply);
                 let cut = match e.bound {
@@ -668,7 +677,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             eval::evaluate(pos, self.options.variant_eval)
         };
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && !verifying {
             // Reverse futility: far above beta at shallow depth.
             if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
@@ -713,6 +722,9 @@ impl<'a, V: Variant> Worker<'a, V> {
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut scores, i);
             let mv = moves[i];
+            if mv == excluded {
+                continue;
+            }
             let noisy = V::is_noisy(pos, mv);
             if !noisy {
                 quiets_seen += 1;
@@ -732,7 +744,39 @@ impl<'a, V: Variant> Worker<'a, V> {
             self.nodes += 1;
             self.unflushed += 1;
             let gives_check = V::in_check(&child);
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let mut new_depth = depth - 1 + i32::from(gives_check);
+            // Singular extension: when every other move falls well short of the
+            // hash move's stored score, the hash move is forced; search it deeper.
+            if i == 0 && !verifying && !gives_check && depth >= SINGULAR_DEPTH {
+                if let Some(e) = tt_entry.filter(|e| {
+                    e.move_fp == move_fingerprint(mv)
+                        && e.depth >= depth - 3
+                        && e.bound != Bound::Upper
+                        && e.score.abs() < MATE_BOUND
+                }) {
+                    let singular_beta = score_from_tt(e.score, ply) - 2 * depth;
+                    // The verification re-enters this ply: it pushes this
+                    // position's key itself.
+                    self.keys.pop();
+                    self.excluded[ply] = mv;
+                    let s = self.negamax(
+                        pos,
+                        (depth - 1) / 2,
+                        singular_beta - 1,
+                        singular_beta,
+                        ply,
+                        false,
+                    );
+                    self.excluded[ply] = Move::NULL;
+                    self.keys.push(pos.key());
+                    if self.stopped {
+                        break;
+                    }
+                    if s < singular_beta {
+                        new_depth += 1;
+                    }
+                }
+            }
 
             let score = if i == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
@@ -800,13 +844,15 @@ impl<'a, V: Variant> Worker<'a, V> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            pos.key(),
-            best_move,
-            score_to_tt(best_score, ply),
-            depth,
-            bound,
-        );
+        if !verifying {
+            self.shared.tt.store(
+                pos.key(),
+                best_move,
+                score_to_tt(best_score, ply),
+                depth,
+                bound,
+            );
+        }
         best_score
     }
 
