@@ -1,18 +1,10 @@
 //! The command line: subcommands print what users expect and bad input gives a
 //! clear message and a non-zero exit, never a panic.
 
-use std::process::Command;
+mod common;
 
 fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_turncoat"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_turncoat(args)
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! must find a known K, the emitted source must be what `src/eval.rs` compiles,
 //! and `turncoat tune` must run on a small PGN and fail cleanly on bad input.
 
-use std::process::Command;
+mod common;
 
 use shakmaty::Color;
 use turncoat::eval::{self, Weights, DEFAULT_WEIGHTS, S};
@@ -180,15 +180,7 @@ fn emitted_source_is_what_eval_rs_compiles() {
 }
 
 fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_turncoat"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_turncoat(args)
 }
 
 #[test]

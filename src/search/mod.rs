@@ -271,6 +271,17 @@ fn score_to_tt(s: i32, ply: usize) -> i32 {
 }
 
 #[inline]
+/// The stored score if its bound settles the window (alpha, beta).
+fn tt_cutoff(e: &tt::Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = score_from_tt(e.score, ply);
+    let cut = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
+}
+
 fn score_from_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
         s - ply as i32
@@ -651,13 +662,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         let tt_fp = tt_entry.map_or(0, |e| e.move_fp);
         if let Some(e) = tt_entry.filter(|_| !verifying) {
             if !pv_node && e.depth >= depth {
-                let s = score_from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if let Some(s) = tt_cutoff(&e, ply, alpha, beta) {
                     return s;
                 }
             }
@@ -891,16 +896,8 @@ impl<'a, V: Variant> Worker<'a, V> {
         // a quiescence result, and its move is the best first try.
         let tt_entry = self.shared.tt.probe(pos.key());
         let tt_fp = tt_entry.map_or(0, |e| e.move_fp);
-        if let Some(e) = tt_entry {
-            let s = score_from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+        if let Some(s) = tt_entry.and_then(|e| tt_cutoff(&e, ply, alpha, beta)) {
+            return s;
         }
         let original_alpha = alpha;
         let in_check = qply < Self::QS_CHECK_PLIES && V::in_check(pos);

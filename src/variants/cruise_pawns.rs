@@ -15,7 +15,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 
-use super::{validate_pawn_ranks, value_of, Variant};
+use super::{best_two, validate_pawn_ranks, value_of, Variant};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -937,18 +937,10 @@ pub mod eval {
             // shot down is nearly won material (the missile pawn is spent).
             // The other side's threats can be parried, so they count for little.
             let hits = unstoppable_targets(&board, color, enemy_attacks);
-            let (mut best, mut second) = (0, 0);
-            for v in hits
-                .into_iter()
-                .map(|sq| board.role_at(sq).map_or(0, value_of))
-            {
-                if v > best {
-                    second = best;
-                    best = v;
-                } else if v > second {
-                    second = v;
-                }
-            }
+            let (best, second) = best_two(
+                hits.into_iter()
+                    .map(|sq| board.role_at(sq).map_or(0, value_of)),
+            );
             if color == board.turn() {
                 term += (best - value_of(Role::Pawn)).max(0) / THREAT_DIVISOR;
             } else {

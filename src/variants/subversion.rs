@@ -12,7 +12,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, File, Role, Square};
 
-use super::{value_of, Variant};
+use super::{best_two, value_of, Variant};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{write_square, Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -309,16 +309,10 @@ pub fn threats_against_mover(pos: &Position<Subversion>) -> i32 {
     if pos.by_piece(waiting.pawn()).is_empty() {
         return 0;
     }
-    let mut best = 0;
-    let mut second = 0;
-    for sq in subvertible(pos, waiting) {
-        let s = swing(pos, sq);
-        if s > best {
-            second = best;
-            best = s;
-        } else if s > second {
-            second = s;
-        }
-    }
+    let (best, second) = best_two(
+        subvertible(pos, waiting)
+            .into_iter()
+            .map(|sq| swing(pos, sq)),
+    );
     best / PARRIED_THREAT_DIVISOR + second / DOUBLE_THREAT_DIVISOR
 }

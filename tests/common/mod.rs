@@ -143,3 +143,16 @@ pub fn check_examples_file<V: Variant>(json: &str) -> Vec<Value> {
     }
     entries
 }
+
+/// Runs the `turncoat` binary with `args`: (success, stdout, stderr).
+pub fn run_turncoat(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_turncoat"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
