@@ -906,9 +906,12 @@ fn evaluation_terms() {
             "{f} / {m}"
         );
     }
-    // The black knight e5 turns on any White move: a swing of twice a knight.
+    // The black knight e5 turns on any White move: a swing of twice a knight
+    // (+640). After it, White's pawns d4 and f4 are tied 0-0, a double threat
+    // against the mover (200/16 + 200/2 = 112); both kings are tied (mover -40,
+    // waiting side -120) and each earns the king bonus (100).
     let w = Pacifist::evaluate(&pos("k7/8/8/4n3/3P1P2/8/8/7K w - - 0 1"));
-    assert!(w >= 2 * 320, "{w}");
+    assert_eq!(w, (640 - 112 - 40 + 100) - (-120 + 100));
     // With Black to move it is not lost yet: Black can rescue it first.
     let b = Pacifist::evaluate(&pos("k7/8/8/4n3/3P1P2/8/8/7K b - - 0 1"));
     assert!(b < w / 2, "{b} vs {w}");
@@ -920,6 +923,20 @@ fn evaluation_terms() {
         after("7k/8/6n1/5P1P/8/8/8/K7 w - - 0 1", "a1a2"),
         "7K/8/6N1/5P1P/8/8/K7/8 b - - 0 1"
     );
+}
+
+/// Ties against the side to move: the best tied piece counts 2 x worth / 16 (it
+/// can be covered), the second 2 x worth / 2 (two rarely can); the waiting
+/// side's ties are the mover's chances, left to quiescence. Kings: tied -40 for
+/// the mover, -120 for the waiting side, +100 each, escape squares free here.
+#[test]
+fn evaluation_counts_ties_against_the_mover() {
+    let one = Pacifist::evaluate(&pos("7k/8/8/8/8/8/8/K6N w - - 0 1"));
+    assert_eq!(one, (-640 / 16 - 40 + 100) - (-120 + 100));
+    let two = Pacifist::evaluate(&pos("7k/8/8/8/3R4/8/8/K6N w - - 0 1"));
+    assert_eq!(two, (-1000 / 16 - 640 / 2 - 40 + 100) - (-120 + 100));
+    let waiting = Pacifist::evaluate(&pos("7k/8/8/8/3R4/8/8/K6N b - - 0 1"));
+    assert_eq!(waiting, (-120 + 100) - (-40 + 100));
 }
 
 // ----- random games: consistency of keys, FENs and the incremental tally -----

@@ -11,7 +11,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
-use super::{validate_pawn_ranks, value_of, Variant};
+use super::{best_two, validate_pawn_ranks, value_of, Variant};
 use crate::game::Outcome;
 use crate::movegen::{MoveCounter, MoveSink};
 use crate::moves::{Move, MoveKind, MoveList};
@@ -850,9 +850,20 @@ impl Variant for Pacifist {
         for color in [Color::White, Color::Black] {
             let own = b.colors[ci(color)];
             let kings = own & b.roles[ri(Role::King)];
-            // A tie turns with one more persuader; the side to move strikes first.
-            let divisor = if color == mover { 16 } else { 6 };
-            score[ci(color)] -= worth_of(&b, own & tied & !kings) / divisor;
+            // A tie turns with one more persuader. Measured VariantEval on vs
+            // off, 200 games at 20000 nodes (seed 11): 103-68-29, +61.4 +/- 45.3
+            // Elo, LOS 99.6% (every tie counted /16 or /6 before: +3.5 at 10000).
+            // The side to move's chances to
+            // add it are quiescence's converting moves; the waiting side's are
+            // threats against the mover, which can cover one tie, rarely two.
+            if color == mover {
+                let (best, second) = best_two(
+                    Bitboard(own & tied & !kings)
+                        .into_iter()
+                        .map(|sq| 2 * b.piece_at(sq).map_or(0, |(_, r)| worth(r))),
+                );
+                score[ci(color)] -= best / 16 + second / 2;
+            }
             score[ci(color)] += KING_COUNT_BONUS * kings.count_ones() as i32;
             for k in Bitboard(kings) {
                 if tied & (1u64 << k as u32) != 0 {
