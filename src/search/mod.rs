@@ -271,6 +271,17 @@ fn score_to_tt(s: i32, ply: usize) -> i32 {
 }
 
 #[inline]
+/// What a search result `best` is for the window it was searched with.
+fn bound_of(best: i32, alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
 /// The stored score if its bound settles the window (alpha, beta).
 fn tt_cutoff(e: &tt::Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
     let s = score_from_tt(e.score, ply);
@@ -842,13 +853,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         if self.stopped {
             return 0;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_score, original_alpha, beta);
         if !verifying {
             self.shared.tt.store(
                 pos.key(),
@@ -964,13 +969,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         self.move_buf[ply] = moves;
         self.score_buf[ply] = scores;
         if !self.stopped {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if best_score > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = bound_of(best_score, original_alpha, beta);
             self.shared
                 .tt
                 .store(pos.key(), best_move, score_to_tt(best_score, ply), 0, bound);
