@@ -404,7 +404,7 @@ fn adjacent_files(file: File) -> Bitboard {
 
 /// Squares strictly in front of `sq` for `color`, on its file and the adjacent
 /// ones (a passed pawn has no enemy pawn there).
-fn front_span(sq: Square, color: Color) -> Bitboard {
+pub fn front_span(sq: Square, color: Color) -> Bitboard {
     let files = Bitboard::from_file(sq.file()) | adjacent_files(sq.file());
     let rank = sq.rank() as u32;
     let ahead = match color {

@@ -270,7 +270,6 @@ fn score_to_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
-#[inline]
 /// What a search result `best` is for the window it was searched with.
 fn bound_of(best: i32, alpha: i32, beta: i32) -> Bound {
     if best >= beta {
@@ -293,6 +292,7 @@ fn tt_cutoff(e: &tt::Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
     cut.then_some(s)
 }
 
+#[inline]
 fn score_from_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
         s - ply as i32

@@ -676,21 +676,6 @@ impl Variant for AttendingPawns {
     }
 }
 
-/// Squares in front of `sq` for `color` on its own and the adjacent files.
-fn front_span(sq: Square, color: Color) -> Bitboard {
-    let file = Bitboard::from_file(sq.file());
-    let files = file
-        | (file & !Bitboard::from_file(shakmaty::File::H)).shift(1)
-        | (file & !Bitboard::from_file(shakmaty::File::A)).shift(-1);
-    let rank = sq.rank() as u32;
-    let ahead = match color {
-        Color::White if rank == 7 => Bitboard::EMPTY,
-        Color::White => Bitboard(!0u64 << (8 * (rank + 1))),
-        Color::Black => Bitboard((1u64 << (8 * rank)) - 1),
-    };
-    files & ahead
-}
-
 /// The variant's terms for `color` (centipawns, positive is good for `color`).
 ///
 /// Measured VariantEval on vs off, 200 games at 50000 nodes (`--seed 11`):
@@ -705,7 +690,7 @@ fn side_terms(pos: &Position<AttendingPawns>, color: Color) -> i32 {
         score += UNATTACHED_PAWN;
         // The shared evaluation pays a passed pawn for the road ahead; an
         // unattached one can only walk it by capturing.
-        if (front_span(p, color) & their_pawns).is_empty() {
+        if (crate::eval::front_span(p, color) & their_pawns).is_empty() {
             let w = crate::eval::weights_for::<AttendingPawns>().passed
                 [color.relative_rank(p.rank()) as usize];
             score -= (w.0 + w.1) / 2;
