@@ -22,7 +22,7 @@ use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::variants::Variant;
 
-use ordering::{pick_next, score_moves, Heuristics, MAX_PLY};
+use ordering::{pick_next, score_moves, Context, Heuristics, PieceTo, MAX_PLY};
 pub use timeman::{Limits, TimeManager};
 use tt::{move_fingerprint, Bound, TranspositionTable};
 
@@ -157,7 +157,15 @@ pub fn search<V: Variant>(
     {
         let tt_fp = shared.tt.probe(pos.key()).map_or(0, |e| e.move_fp);
         let mut scores = Vec::with_capacity(moves.len());
-        score_moves(pos, &moves, tt_fp, &Heuristics::default(), 0, &mut scores);
+        score_moves(
+            pos,
+            &moves,
+            tt_fp,
+            &Heuristics::default(),
+            0,
+            &Context::ROOT,
+            &mut scores,
+        );
         let mut ordered: Vec<(i32, Move)> = scores.into_iter().zip(moves.iter().copied()).collect();
         ordered.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
         moves = ordered.into_iter().map(|(_, m)| m).collect();
@@ -324,6 +332,9 @@ struct Worker<'a, V: Variant> {
     /// Per ply, the move a singular-extension verification search leaves out
     /// (`Move::NULL` when none).
     excluded: Vec<Move>,
+    /// Per ply, the move played from that ply's position (and its piece-to),
+    /// which the next plies' ordering reads.
+    played: Vec<(Move, PieceTo)>,
     root_moves: Vec<RootMove>,
     _variant: std::marker::PhantomData<V>,
 }
@@ -360,6 +371,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 .collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(16)).collect(),
             excluded: vec![Move::NULL; MAX_PLY + 2],
+            played: vec![(Move::NULL, PieceTo::NONE); MAX_PLY + 2],
             root_moves: moves
                 .into_iter()
                 .map(|mv| RootMove {
@@ -579,6 +591,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         self.keys.push(root.key());
         for i in pv_idx..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            self.played[0] = (mv, PieceTo::of(root, mv));
             let mut child = *root;
             game::play(&mut child, mv);
             self.nodes += 1;
@@ -703,6 +716,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 let r = 3 + depth / 4;
                 let mut child = *pos;
                 child.play_null();
+                self.played[ply] = (Move::NULL, PieceTo::NONE);
                 self.keys.push(pos.key());
                 let s = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.keys.pop();
@@ -727,7 +741,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             self.quiet_buf[ply] = quiets;
             return terminal_score(pos, ply);
         }
-        score_moves(pos, &moves, tt_fp, &self.heur, ply, &mut scores);
+        let ctx = self.context(ply);
+        score_moves(pos, &moves, tt_fp, &self.heur, ply, &ctx, &mut scores);
 
         let original_alpha = alpha;
         let mut best_score = -INF;
@@ -760,6 +775,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             self.nodes += 1;
             self.unflushed += 1;
             let gives_check = V::in_check(&child);
+            let piece_to = PieceTo::of(pos, mv);
             let mut new_depth = depth - 1 + i32::from(gives_check);
             // Singular extension: when every other move falls well short of the
             // hash move's stored score, the hash move is forced; search it deeper.
@@ -794,6 +810,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 }
             }
 
+            self.played[ply] = (mv, piece_to);
             let score = if i == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
@@ -804,9 +821,9 @@ impl<'a, V: Variant> Worker<'a, V> {
                     if pv_node {
                         r -= 1;
                     }
-                    if self.heur.history(pos.turn(), mv) > 2000 {
-                        r -= 1;
-                    }
+                    // Moves with a good history are reduced less, bad ones more.
+                    let h = self.heur.quiet_score(pos.turn(), mv, piece_to, &ctx);
+                    r -= (h / 8000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s =
@@ -835,7 +852,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     }
                     if score >= beta {
                         if !noisy {
-                            self.heur.update_quiet(pos.turn(), ply, mv, &quiets, depth);
+                            self.heur.update_quiet(pos, &ctx, ply, mv, &quiets, depth);
                         }
                         break;
                     }
@@ -864,6 +881,18 @@ impl<'a, V: Variant> Worker<'a, V> {
             );
         }
         best_score
+    }
+
+    /// The moves that led to the node at `ply`, for its move ordering.
+    fn context(&self, ply: usize) -> Context {
+        let back = |n: usize| {
+            ply.checked_sub(n)
+                .map_or((Move::NULL, PieceTo::NONE), |p| self.played[p])
+        };
+        Context {
+            prev_move: back(1).0,
+            prev: [back(1).1, back(2).1],
+        }
     }
 
     /// Does the side to move have something besides king and pawns (null-move
@@ -931,7 +960,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             best_score = stand_pat;
             V::noisy_moves(pos, &mut moves);
         }
-        score_moves(pos, &moves, tt_fp, &self.heur, ply, &mut scores);
+        let ctx = self.context(ply);
+        score_moves(pos, &moves, tt_fp, &self.heur, ply, &ctx, &mut scores);
         let mut best_move = Move::NULL;
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut scores, i);
@@ -947,6 +977,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     continue;
                 }
             }
+            self.played[ply] = (mv, PieceTo::of(pos, mv));
             let mut child = *pos;
             game::play(&mut child, mv);
             self.nodes += 1;
