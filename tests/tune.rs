@@ -66,6 +66,14 @@ fn odd_weights() -> Weights {
     w.rook_semi_open_file = next();
     w.bishop_pair = next();
     w.king_shield = next();
+    w.supported = next();
+    w.phalanx = next();
+    w.passed_own_king = next();
+    w.passed_their_king = next();
+    w.threat_by_pawn = next();
+    w.threat_by_minor = next();
+    w.threat_by_rook = next();
+    w.hanging = next();
     w
 }
 

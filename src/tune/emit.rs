@@ -64,6 +64,14 @@ pub fn rust_source(p: &[S], base: &Weights) -> String {
         ("rook_semi_open_file", w.rook_semi_open_file),
         ("bishop_pair", w.bishop_pair),
         ("king_shield", w.king_shield),
+        ("supported", w.supported),
+        ("phalanx", w.phalanx),
+        ("passed_own_king", w.passed_own_king),
+        ("passed_their_king", w.passed_their_king),
+        ("threat_by_pawn", w.threat_by_pawn),
+        ("threat_by_minor", w.threat_by_minor),
+        ("threat_by_rook", w.threat_by_rook),
+        ("hanging", w.hanging),
     ] {
         let _ = writeln!(out, "    {name}: {},", s(v));
     }
