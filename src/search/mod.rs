@@ -770,6 +770,18 @@ impl<'a, V: Variant> Worker<'a, V> {
                     continue;
                 }
             }
+            // SEE pruning: at low depth, moves that lose material by exchange
+            // beyond a margin growing with depth are not worth a node.
+            if V::SEE && !in_check && i > 0 && best_score > -MATE_BOUND {
+                let margin = if noisy {
+                    (depth <= 6).then_some(-100 * depth)
+                } else {
+                    (depth <= 8).then_some(-20 * depth * depth)
+                };
+                if margin.is_some_and(|m| !see::see_ge(pos, mv, m)) {
+                    continue;
+                }
+            }
             let mut child = *pos;
             game::play(&mut child, mv);
             self.nodes += 1;
