@@ -44,16 +44,56 @@ pub struct Shared {
     /// arriving right after can join the finished thread instead of refusing.
     pub finished: AtomicBool,
     pub tt: Arc<TranspositionTable>,
+    /// The threads' move-ordering statistics, carried from one search of a game
+    /// to the next like the hash table (`ucinewgame` empties it).
+    pub history: Arc<HistoryStore>,
 }
 
 impl Shared {
     pub fn new(tt: Arc<TranspositionTable>) -> Self {
+        Self::with_history(tt, Arc::default())
+    }
+
+    pub fn with_history(tt: Arc<TranspositionTable>, history: Arc<HistoryStore>) -> Self {
         Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             finished: AtomicBool::new(false),
             tt,
+            history,
+        }
+    }
+}
+
+/// Move-ordering statistics left by the last search, one set per thread.
+#[derive(Default)]
+pub struct HistoryStore(std::sync::Mutex<Vec<Heuristics>>);
+
+impl HistoryStore {
+    /// A thread's statistics: the last search's if any, else fresh ones. Killers
+    /// are per ply from the root, so they do not carry over.
+    fn take(&self) -> Heuristics {
+        let mut h = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|mut v| v.pop())
+            .unwrap_or_default();
+        h.clear_killers();
+        h
+    }
+
+    fn put(&self, h: Heuristics) {
+        if let Ok(mut v) = self.0.lock() {
+            v.push(h);
+        }
+    }
+
+    /// Forgets everything (a new game, another variant).
+    pub fn clear(&self) {
+        if let Ok(mut v) = self.0.lock() {
+            v.clear();
         }
     }
 }
@@ -360,7 +400,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             unflushed: 0,
             seldepth: 0,
             stopped: false,
-            heur: Heuristics::default(),
+            heur: shared.history.take(),
             keys: history.to_vec(),
             move_buf: (0..MAX_PLY + 2)
                 .map(|_| MoveList::with_capacity(64))
@@ -534,6 +574,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             .nodes
             .fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
+        self.shared.history.put(std::mem::take(&mut self.heur));
 
         // An interrupted iteration may have scrambled the order; use the last
         // completed one. If none completed (time ran out during depth 1), take
@@ -1018,5 +1059,37 @@ impl<'a, V: Variant> Worker<'a, V> {
                 .store(pos.key(), best_move, score_to_tt(best_score, ply), 0, bound);
         }
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::chess::Chess;
+
+    #[test]
+    fn history_carries_over_until_cleared() {
+        let store = HistoryStore::default();
+        let pos = Position::<Chess>::startpos();
+        let mut moves = MoveList::new();
+        Chess::legal_moves(&pos, &mut moves);
+        let (best, tried) = (moves[0], moves[1]);
+
+        let mut h = store.take();
+        assert_eq!(h.history(Color::White, best), 0);
+        h.update_quiet(&pos, &Context::ROOT, 3, best, &[tried, best], 4);
+        // Bonus 16 x 4^2 = 256 on the empty entry; the tried move loses as much.
+        assert_eq!(h.history(Color::White, best), 256);
+        assert_eq!(h.history(Color::White, tried), -256);
+        assert_eq!(h.killers[3][0], best);
+        store.put(h);
+
+        let h = store.take();
+        assert_eq!(h.history(Color::White, best), 256);
+        assert_eq!(h.killers[3], [Move::NULL; 2], "killers start afresh");
+        store.put(h);
+
+        store.clear();
+        assert_eq!(store.take().history(Color::White, best), 0);
     }
 }

@@ -78,6 +78,12 @@ impl Default for Heuristics {
 }
 
 impl Heuristics {
+    pub fn clear_killers(&mut self) {
+        for k in &mut self.killers {
+            *k = [Move::NULL; 2];
+        }
+    }
+
     #[inline]
     fn history_index(color: Color, mv: Move) -> usize {
         (color as usize) << 12 | (mv.from as usize) << 6 | mv.to as usize

@@ -17,7 +17,7 @@ use crate::game::Game;
 use crate::perft;
 use crate::position::Position;
 use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::{self, Info, Limits, Score, Shared};
+use crate::search::{self, HistoryStore, Info, Limits, Score, Shared};
 use crate::variants::{Variant, VariantKind};
 use crate::with_variant;
 
@@ -85,6 +85,8 @@ pub struct Engine {
     position: PositionSpec,
     position_given: bool,
     tt: Arc<TranspositionTable>,
+    /// Move-ordering statistics kept between the searches of one game.
+    history: Arc<HistoryStore>,
     search: Option<RunningSearch>,
 }
 
@@ -102,6 +104,7 @@ impl Engine {
             position: PositionSpec::startpos(options.variant),
             position_given: false,
             options,
+            history: Arc::default(),
             search: None,
         }
     }
@@ -149,6 +152,7 @@ impl Engine {
             "ucinewgame" => {
                 self.stop_search();
                 self.tt.clear();
+                self.history.clear();
                 self.position = PositionSpec::startpos(self.options.variant);
             }
             "setoption" => self.setoption(args),
@@ -212,10 +216,14 @@ impl Engine {
                     error(&e);
                 }
             },
-            Ok(Effect::ClearHash) => self.tt.clear(),
+            Ok(Effect::ClearHash) => {
+                self.tt.clear();
+                self.history.clear();
+            }
             Ok(Effect::VariantChanged) => {
                 self.position = PositionSpec::startpos(self.options.variant);
                 self.tt.clear();
+                self.history.clear();
             }
             Err(e) => error(&e),
         }
@@ -319,7 +327,10 @@ impl Engine {
             move_overhead: self.options.move_overhead,
             variant_eval: self.options.variant_eval,
         };
-        let shared = Arc::new(Shared::new(Arc::clone(&self.tt)));
+        let shared = Arc::new(Shared::with_history(
+            Arc::clone(&self.tt),
+            Arc::clone(&self.history),
+        ));
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
         let thread_shared = Arc::clone(&shared);
         let handle = std::thread::Builder::new()
