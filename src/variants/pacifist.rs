@@ -166,9 +166,36 @@ impl Board {
     }
 
     /// Rule 3 on one square: is `sq` safe (not overly persuaded) for `color`?
+    /// Without enemy influence it is, whatever ours (most squares).
     #[inline]
     fn safe_for(&self, sq: Square, color: Color) -> bool {
-        self.influence_on(sq, !color) <= self.influence_on(sq, color)
+        let theirs = self.influence_on(sq, !color);
+        theirs == 0 || theirs <= self.influence_on(sq, color)
+    }
+
+    /// Rule 3 on a king of `us` on `k`, with what a move of ours could cut off.
+    #[inline]
+    fn guard(&self, k: Square, us: Color) -> Guard {
+        let own = self.colors[ci(us)];
+        let theirs = self.colors[ci(!us)];
+        let occ = own | theirs;
+        let pawns = self.roles[ri(Role::Pawn)];
+        let steps = (attacks::knight_attacks(k).0 & self.roles[ri(Role::Knight)])
+            | (attacks::king_attacks(k).0 & self.roles[ri(Role::King)]);
+        // Pawns of a colour influence `k` from where the other colour's pawn on
+        // `k` would capture.
+        let ours = (steps | (attacks::pawn_attacks(!us, k).0 & pawns)) & own;
+        let them = (steps | (attacks::pawn_attacks(us, k).0 & pawns)) & theirs;
+        let mut margin = ours.count_ones() as i32 - them.count_ones() as i32;
+        let mut counted = [0; 2];
+        for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
+            let o = self.sliders(us, kind);
+            let t = self.sliders(!us, kind);
+            counted[kind as usize] = kind.attacks(k, occ & !o) & o;
+            margin += counted[kind as usize].count_ones() as i32
+                - (kind.attacks(k, occ & !t) & t).count_ones() as i32;
+        }
+        Guard { k, margin, counted }
     }
 
     /// Has `color` a king that is not overly persuaded (rule 3) on this board?
@@ -251,6 +278,48 @@ impl Board {
 enum RayKind {
     Orthogonal,
     Diagonal,
+}
+
+/// A king of ours judged by rule 3, for deciding many moves at once: the margin
+/// of our influence on its square over theirs, and our sliders counted on it
+/// along rays (indexed by [`RayKind`]).
+#[derive(Copy, Clone, Debug)]
+struct Guard {
+    k: Square,
+    /// Our influence on the king's square minus theirs: safe while `>= 0`.
+    margin: i32,
+    counted: [u64; 2],
+}
+
+impl Guard {
+    /// The empty squares where a piece of ours of `role` arriving may leave the
+    /// king overly persuaded. An arrival adds no enemy influence anywhere (it can
+    /// only block enemy rays) and takes nothing from ours except by cutting the
+    /// walk from the king to the sliders counted behind it, on one ray only, and
+    /// not at all on rays of its own kind (rule 2: the walk passes our sliders of
+    /// the ray's kind). So only squares between the king and those sliders are
+    /// risky, and none when all of them together do not outweigh the margin.
+    /// Promotions are judged as pawns (a superset). Everything is risky for a
+    /// king already overly persuaded.
+    #[inline]
+    fn risky(&self, role: Role) -> u64 {
+        if self.margin < 0 {
+            return !0;
+        }
+        let [orth, diag] = self.counted;
+        let cut = match role {
+            Role::Rook => diag,
+            Role::Bishop => orth,
+            Role::Queen => 0,
+            _ => orth | diag,
+        };
+        if cut.count_ones() as i32 <= self.margin {
+            return 0;
+        }
+        Bitboard(cut)
+            .into_iter()
+            .fold(0, |r, s| r | attacks::between(self.k, s).0)
+    }
 }
 
 /// Empty-board lines of each kind from each square: a cache-resident filter
@@ -554,14 +623,33 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
     let free_conversions = tally
         .as_ref()
         .map_or(0, |t| base.colors[ci(!us)] & t.persuaded()[ci(!us)]);
-    // Moves that touch none of these squares cannot change the influence on a
-    // king of ours that is safe now, so they are legal without judging.
-    let related = match Bitboard(base.pieces(Role::King, us))
-        .into_iter()
-        .find(|&k| base.influence_on(k, !us) <= base.influence_on(k, us))
-    {
-        Some(k) if !noisy_only => base.footprint(k),
-        _ => !0,
+    // A king of ours that is safe now. Moves from squares off its footprint
+    // cannot change the influence on it by leaving; see `sure` for arriving.
+    let safe_king = if noisy_only {
+        None
+    } else {
+        Bitboard(base.pieces(Role::King, us))
+            .into_iter()
+            .map(|k| base.guard(k, us))
+            .find(|g| g.margin >= 0)
+    };
+    let related = safe_king.map_or(!0, |g| base.footprint(g.k));
+    // The arrival squares where a move of the piece (`role`) on `from` leaves
+    // that king safe before the cascade, hence legal unjudged (see `consider`).
+    // Leaving a footprint square is judged exactly on the board without the
+    // piece, once for all its moves; the king's own moves are judged one by one.
+    let sure = |from: Square, role: Role| -> u64 {
+        let Some(g) = safe_king else {
+            return 0;
+        };
+        let bit = 1u64 << from as u32;
+        if from == g.k {
+            0
+        } else if related & bit == 0 {
+            !g.risky(role)
+        } else {
+            !base.without(bit).guard(g.k, us).risky(role)
+        }
     };
 
     let mut consider = |out: &mut dyn MoveSink, mv: Move, role: Role| {
@@ -596,12 +684,27 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
     ] {
         for from in Bitboard(base.pieces(role, us)) {
             let mut targets = attacks::attacks(from, role.of(us), Bitboard(base.occ())).0 & empty;
+            // The order of the moves (off the footprint first) is kept for the
+            // search's move ordering.
             if !is_related(from) {
                 out.push_all(from, Bitboard(targets & !related));
                 targets &= related;
             }
+            if targets == 0 {
+                continue;
+            }
+            let sure = sure(from, role);
+            if targets & !sure == 0 {
+                out.push_all(from, Bitboard(targets));
+                continue;
+            }
             for to in Bitboard(targets) {
-                consider(out, Move::new(MoveKind::Normal, from, to), role);
+                let mv = Move::new(MoveKind::Normal, from, to);
+                if sure & (1u64 << to as u32) != 0 {
+                    out.push(mv);
+                } else {
+                    consider(out, mv, role);
+                }
             }
         }
     }
@@ -610,11 +713,11 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
         Color::White => (8, Rank::Second, Rank::Eighth),
         Color::Black => (-8, Rank::Seventh, Rank::First),
     };
-    let mut pawn_move = |out: &mut dyn MoveSink, mv: Move| {
-        if is_related(mv.from) || is_related(mv.to) {
-            consider(out, mv, Role::Pawn);
-        } else {
+    let mut pawn_move = |out: &mut dyn MoveSink, mv: Move, sure: u64| {
+        if sure & (1u64 << mv.to as u32) != 0 {
             out.push(mv);
+        } else {
+            consider(out, mv, Role::Pawn);
         }
     };
     for from in Bitboard(base.pieces(Role::Pawn, us)) {
@@ -624,22 +727,24 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
         if !Bitboard(empty).contains(one) {
             continue;
         }
+        let sure = sure(from, Role::Pawn);
         if one.rank() == last {
             for promo in PROMOTIONS {
                 pawn_move(
                     out,
                     Move::new(MoveKind::Normal, from, one).with_promotion(promo),
+                    sure,
                 );
             }
             continue;
         }
-        pawn_move(out, Move::new(MoveKind::Normal, from, one));
+        pawn_move(out, Move::new(MoveKind::Normal, from, one), sure);
         // Rule 5: no double step across a square overly persuaded for the mover,
         // judged before the move with the pawn still on its square.
         if from.rank() == second && base.safe_for(one, us) {
             if let Some(two) = one.offset(forward) {
                 if Bitboard(empty).contains(two) {
-                    pawn_move(out, Move::new(MoveKind::DoublePush, from, two));
+                    pawn_move(out, Move::new(MoveKind::DoublePush, from, two), sure);
                 }
             }
         }
