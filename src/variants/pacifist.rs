@@ -134,19 +134,27 @@ impl Board {
     }
 
     /// Rule 2 on one square from scratch (the piece on `sq` excluded): the
-    /// leading run of `color`'s sliders along each ray is one attack lookup with
-    /// those sliders transparent.
+    /// pieces of `color` counted there, whose number is the influence (a piece
+    /// lies on one ray at most and is counted once). The leading run of
+    /// `color`'s sliders along each ray is one attack lookup with those sliders
+    /// transparent.
     #[inline]
-    fn influence_on(&self, sq: Square, color: Color) -> u32 {
+    fn influencers(&self, sq: Square, color: Color) -> u64 {
         let own = self.colors[ci(color)];
         let steps = (attacks::knight_attacks(sq).0 & self.roles[ri(Role::Knight)])
             | (attacks::king_attacks(sq).0 & self.roles[ri(Role::King)])
             | (attacks::pawn_attacks(!color, sq).0 & self.roles[ri(Role::Pawn)]);
         let orth = self.sliders(color, RayKind::Orthogonal);
         let diag = self.sliders(color, RayKind::Diagonal);
-        (steps & own).count_ones()
-            + (RayKind::Orthogonal.attacks(sq, self.occ() & !orth) & orth).count_ones()
-            + (RayKind::Diagonal.attacks(sq, self.occ() & !diag) & diag).count_ones()
+        (steps & own)
+            | (RayKind::Orthogonal.attacks(sq, self.occ() & !orth) & orth)
+            | (RayKind::Diagonal.attacks(sq, self.occ() & !diag) & diag)
+    }
+
+    /// Rule 2 on one square: the influence of `color` on `sq`.
+    #[inline]
+    fn influence_on(&self, sq: Square, color: Color) -> u32 {
+        self.influencers(sq, color).count_ones()
     }
 
     /// The squares where a piece arriving or leaving may change the influence on
@@ -169,8 +177,8 @@ impl Board {
     /// Without enemy influence it is, whatever ours (most squares).
     #[inline]
     fn safe_for(&self, sq: Square, color: Color) -> bool {
-        let theirs = self.influence_on(sq, !color);
-        theirs == 0 || theirs <= self.influence_on(sq, color)
+        let theirs = self.influencers(sq, !color);
+        theirs == 0 || no_more_than(theirs, self.influencers(sq, color))
     }
 
     /// Rule 3 on a king of `us` on `k`, with what a move of ours could cut off.
@@ -184,18 +192,22 @@ impl Board {
             | (attacks::king_attacks(k).0 & self.roles[ri(Role::King)]);
         // Pawns of a colour influence `k` from where the other colour's pawn on
         // `k` would capture.
-        let ours = (steps | (attacks::pawn_attacks(!us, k).0 & pawns)) & own;
-        let them = (steps | (attacks::pawn_attacks(us, k).0 & pawns)) & theirs;
-        let mut margin = ours.count_ones() as i32 - them.count_ones() as i32;
+        let mut ours = (steps | (attacks::pawn_attacks(!us, k).0 & pawns)) & own;
+        let mut them = (steps | (attacks::pawn_attacks(us, k).0 & pawns)) & theirs;
         let mut counted = [0; 2];
         for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
             let o = self.sliders(us, kind);
             let t = self.sliders(!us, kind);
             counted[kind as usize] = kind.attacks(k, occ & !o) & o;
-            margin += counted[kind as usize].count_ones() as i32
-                - (kind.attacks(k, occ & !t) & t).count_ones() as i32;
+            ours |= counted[kind as usize];
+            them |= kind.attacks(k, occ & !t) & t;
         }
-        Guard { k, margin, counted }
+        Guard {
+            k,
+            ours,
+            them,
+            counted,
+        }
     }
 
     /// Has `color` a king that is not overly persuaded (rule 3) on this board?
@@ -280,18 +292,49 @@ enum RayKind {
     Diagonal,
 }
 
-/// A king of ours judged by rule 3, for deciding many moves at once: the margin
-/// of our influence on its square over theirs, and our sliders counted on it
-/// along rays (indexed by [`RayKind`]).
+/// A king of ours judged by rule 3, for deciding many moves at once: the pieces
+/// of each side counted on its square, and our sliders among them counted along
+/// rays (indexed by [`RayKind`]).
 #[derive(Copy, Clone, Debug)]
 struct Guard {
     k: Square,
-    /// Our influence on the king's square minus theirs: safe while `>= 0`.
-    margin: i32,
+    ours: u64,
+    them: u64,
     counted: [u64; 2],
 }
 
+/// `|a| <= |b|` for small sets, without a population count (which this build
+/// target does in software): the usual sets here hold a few pieces.
+#[inline]
+fn no_more_than(mut a: u64, mut b: u64) -> bool {
+    while a != 0 {
+        if b == 0 {
+            return false;
+        }
+        a &= a - 1;
+        b &= b - 1;
+    }
+    true
+}
+
+/// The number of pieces in a small set (see [`no_more_than`]).
+#[inline]
+fn count_small(mut set: u64) -> i32 {
+    let mut n = 0;
+    while set != 0 {
+        set &= set - 1;
+        n += 1;
+    }
+    n
+}
+
 impl Guard {
+    /// Rule 3: is the king not overly persuaded?
+    #[inline]
+    fn safe(&self) -> bool {
+        no_more_than(self.them, self.ours)
+    }
+
     /// The empty squares where a piece of ours of `role` arriving may leave the
     /// king overly persuaded. An arrival adds no enemy influence anywhere (it can
     /// only block enemy rays) and takes nothing from ours except by cutting the
@@ -303,7 +346,13 @@ impl Guard {
     /// king already overly persuaded.
     #[inline]
     fn risky(&self, role: Role) -> u64 {
-        if self.margin < 0 {
+        // The cut sliders are among ours: with no enemy influence they never
+        // outweigh the margin.
+        if self.them == 0 {
+            return 0;
+        }
+        let margin = count_small(self.ours) - count_small(self.them);
+        if margin < 0 {
             return !0;
         }
         let [orth, diag] = self.counted;
@@ -313,7 +362,7 @@ impl Guard {
             Role::Queen => 0,
             _ => orth | diag,
         };
-        if cut.count_ones() as i32 <= self.margin {
+        if count_small(cut) <= margin {
             return 0;
         }
         Bitboard(cut)
@@ -631,7 +680,7 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
         Bitboard(base.pieces(Role::King, us))
             .into_iter()
             .map(|k| base.guard(k, us))
-            .find(|g| g.margin >= 0)
+            .find(Guard::safe)
     };
     let related = safe_king.map_or(!0, |g| base.footprint(g.k));
     // The arrival squares where a move of the piece (`role`) on `from` leaves
