@@ -144,11 +144,21 @@ impl Board {
         let steps = (attacks::knight_attacks(sq).0 & self.roles[ri(Role::Knight)])
             | (attacks::king_attacks(sq).0 & self.roles[ri(Role::King)])
             | (attacks::pawn_attacks(!color, sq).0 & self.roles[ri(Role::Pawn)]);
-        let orth = self.sliders(color, RayKind::Orthogonal);
-        let diag = self.sliders(color, RayKind::Diagonal);
         (steps & own)
-            | (RayKind::Orthogonal.attacks(sq, self.occ() & !orth) & orth)
-            | (RayKind::Diagonal.attacks(sq, self.occ() & !diag) & diag)
+            | self.ray_influencers(sq, color, RayKind::Orthogonal)
+            | self.ray_influencers(sq, color, RayKind::Diagonal)
+    }
+
+    /// The sliders of `color` counted on `sq` along rays of `kind` (rule 2):
+    /// the attack set with those sliders transparent, looked up only when one
+    /// of them stands on a line through `sq`.
+    #[inline]
+    fn ray_influencers(&self, sq: Square, color: Color, kind: RayKind) -> u64 {
+        let sliders = self.sliders(color, kind);
+        if kind.lines(sq) & sliders == 0 {
+            return 0;
+        }
+        kind.attacks(sq, self.occ() & !sliders) & sliders
     }
 
     /// Rule 2 on one square: the influence of `color` on `sq`.
@@ -181,32 +191,63 @@ impl Board {
         theirs == 0 || no_more_than(theirs, self.influencers(sq, color))
     }
 
+    /// Rule 3 on several squares: those of `squares` not overly persuaded for
+    /// `color`. Squares the other colour does not reach at all are safe; the
+    /// rest are counted one by one.
+    #[inline]
+    fn safe_among(&self, squares: u64, color: Color) -> u64 {
+        let reached = self.reached_by(!color, squares);
+        Bitboard(reached)
+            .into_iter()
+            .filter(|&sq| self.safe_for(sq, color))
+            .fold(squares & !reached, |safe, sq| safe | 1u64 << sq as u32)
+    }
+
+    /// The squares of `squares` that some piece of `color` influences (rule 2),
+    /// from that side's pieces: one lookup per piece that can reach them.
+    #[inline]
+    fn reached_by(&self, color: Color, squares: u64) -> u64 {
+        let own = self.colors[ci(color)];
+        let pawns = self.roles[ri(Role::Pawn)] & own;
+        let mut reach = match color {
+            Color::White => ((pawns & NOT_FILE_A) << 7) | ((pawns & NOT_FILE_H) << 9),
+            Color::Black => ((pawns & NOT_FILE_A) >> 9) | ((pawns & NOT_FILE_H) >> 7),
+        };
+        for sq in Bitboard(self.roles[ri(Role::Knight)] & own) {
+            reach |= attacks::knight_attacks(sq).0;
+        }
+        for sq in Bitboard(self.roles[ri(Role::King)] & own) {
+            reach |= attacks::king_attacks(sq).0;
+        }
+        for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
+            let sliders = self.sliders(color, kind);
+            for sq in Bitboard(sliders) {
+                if kind.lines(sq) & squares & !reach != 0 {
+                    reach |= kind.attacks(sq, self.occ() & !sliders);
+                }
+            }
+        }
+        reach & squares
+    }
+
     /// Rule 3 on a king of `us` on `k`, with what a move of ours could cut off.
     #[inline]
     fn guard(&self, k: Square, us: Color) -> Guard {
-        let own = self.colors[ci(us)];
-        let theirs = self.colors[ci(!us)];
-        let occ = own | theirs;
         let pawns = self.roles[ri(Role::Pawn)];
         let steps = (attacks::knight_attacks(k).0 & self.roles[ri(Role::Knight)])
             | (attacks::king_attacks(k).0 & self.roles[ri(Role::King)]);
         // Pawns of a colour influence `k` from where the other colour's pawn on
         // `k` would capture.
-        let mut ours = (steps | (attacks::pawn_attacks(!us, k).0 & pawns)) & own;
-        let mut them = (steps | (attacks::pawn_attacks(us, k).0 & pawns)) & theirs;
-        let mut counted = [0; 2];
-        for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
-            let o = self.sliders(us, kind);
-            let t = self.sliders(!us, kind);
-            counted[kind as usize] = kind.attacks(k, occ & !o) & o;
-            ours |= counted[kind as usize];
-            them |= kind.attacks(k, occ & !t) & t;
-        }
+        let ours = (steps | (attacks::pawn_attacks(!us, k).0 & pawns)) & self.colors[ci(us)];
+        let them = (steps | (attacks::pawn_attacks(us, k).0 & pawns)) & self.colors[ci(!us)];
+        let rays = |color| {
+            [RayKind::Orthogonal, RayKind::Diagonal]
+                .map(|kind| self.ray_influencers(k, color, kind))
+        };
         Guard {
             k,
-            ours,
-            them,
-            counted,
+            steps: [ours, them],
+            rays: [rays(us), rays(!us)],
         }
     }
 
@@ -293,14 +334,13 @@ enum RayKind {
 }
 
 /// A king of ours judged by rule 3, for deciding many moves at once: the pieces
-/// of each side counted on its square, and our sliders among them counted along
-/// rays (indexed by [`RayKind`]).
+/// counted on its square (rule 2), ours then theirs, by steps and along rays of
+/// each kind (indexed by [`RayKind`]).
 #[derive(Copy, Clone, Debug)]
 struct Guard {
     k: Square,
-    ours: u64,
-    them: u64,
-    counted: [u64; 2],
+    steps: [u64; 2],
+    rays: [[u64; 2]; 2],
 }
 
 /// `|a| <= |b|` for small sets, without a population count (which this build
@@ -329,10 +369,38 @@ fn count_small(mut set: u64) -> i32 {
 }
 
 impl Guard {
+    #[inline]
+    fn ours(&self) -> u64 {
+        self.steps[0] | self.rays[0][0] | self.rays[0][1]
+    }
+
+    #[inline]
+    fn them(&self) -> u64 {
+        self.steps[1] | self.rays[1][0] | self.rays[1][1]
+    }
+
     /// Rule 3: is the king not overly persuaded?
     #[inline]
     fn safe(&self) -> bool {
-        no_more_than(self.them, self.ours)
+        no_more_than(self.them(), self.ours())
+    }
+
+    /// The guard once our piece on `from` has left `board` (its old board):
+    /// the piece no longer counts, and only the rays of the line through `from`
+    /// and the king, if any, can see further.
+    #[inline]
+    fn leaving(&self, board: &Board, from: Square, us: Color) -> Guard {
+        let bit = 1u64 << from as u32;
+        let mut g = *self;
+        g.steps[0] &= !bit;
+        for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
+            if kind.lines(self.k) & bit != 0 {
+                let lifted = board.without(bit);
+                g.rays[0][kind as usize] = lifted.ray_influencers(self.k, us, kind);
+                g.rays[1][kind as usize] = lifted.ray_influencers(self.k, !us, kind);
+            }
+        }
+        g
     }
 
     /// The empty squares where a piece of ours of `role` arriving may leave the
@@ -348,14 +416,15 @@ impl Guard {
     fn risky(&self, role: Role) -> u64 {
         // The cut sliders are among ours: with no enemy influence they never
         // outweigh the margin.
-        if self.them == 0 {
+        let them = self.them();
+        if them == 0 {
             return 0;
         }
-        let margin = count_small(self.ours) - count_small(self.them);
+        let margin = count_small(self.ours()) - count_small(them);
         if margin < 0 {
             return !0;
         }
-        let [orth, diag] = self.counted;
+        let [orth, diag] = self.rays[0];
         let cut = match role {
             Role::Rook => diag,
             Role::Bishop => orth,
@@ -683,21 +752,27 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
             .find(Guard::safe)
     };
     let related = safe_king.map_or(!0, |g| base.footprint(g.k));
+    // That king is safe where it goes if the square is safe with the king
+    // lifted: it neither counts there nor blocks a ray into it.
+    let king_sure = safe_king.map_or(0, |g| {
+        base.without(1u64 << g.k as u32)
+            .safe_among(attacks::king_attacks(g.k).0 & empty, us)
+    });
     // The arrival squares where a move of the piece (`role`) on `from` leaves
     // that king safe before the cascade, hence legal unjudged (see `consider`).
     // Leaving a footprint square is judged exactly on the board without the
-    // piece, once for all its moves; the king's own moves are judged one by one.
+    // piece, once for all its moves.
     let sure = |from: Square, role: Role| -> u64 {
         let Some(g) = safe_king else {
             return 0;
         };
         let bit = 1u64 << from as u32;
         if from == g.k {
-            0
+            king_sure
         } else if related & bit == 0 {
             !g.risky(role)
         } else {
-            !base.without(bit).guard(g.k, us).risky(role)
+            !g.leaving(&base, from, us).risky(role)
         }
     };
 
@@ -762,6 +837,20 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
         Color::White => (8, Rank::Second, Rank::Eighth),
         Color::Black => (-8, Rank::Seventh, Rank::First),
     };
+    // Rule 5: no double step across a square overly persuaded for the mover,
+    // judged before the move with the pawn still on its square.
+    let passed = {
+        let pawns = base.pieces(Role::Pawn, us) & Bitboard::from_rank(second).0;
+        let (one, two) = match us {
+            Color::White => ((pawns << 8) & empty, (pawns << 16) & empty),
+            Color::Black => ((pawns >> 8) & empty, (pawns >> 16) & empty),
+        };
+        let candidates = match us {
+            Color::White => one & (two >> 8),
+            Color::Black => one & (two << 8),
+        };
+        base.safe_among(candidates, us)
+    };
     let mut pawn_move = |out: &mut dyn MoveSink, mv: Move, sure: u64| {
         if sure & (1u64 << mv.to as u32) != 0 {
             out.push(mv);
@@ -788,13 +877,9 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
             continue;
         }
         pawn_move(out, Move::new(MoveKind::Normal, from, one), sure);
-        // Rule 5: no double step across a square overly persuaded for the mover,
-        // judged before the move with the pawn still on its square.
-        if from.rank() == second && base.safe_for(one, us) {
+        if passed & (1u64 << one as u32) != 0 {
             if let Some(two) = one.offset(forward) {
-                if Bitboard(empty).contains(two) {
-                    pawn_move(out, Move::new(MoveKind::DoublePush, from, two), sure);
-                }
+                pawn_move(out, Move::new(MoveKind::DoublePush, from, two), sure);
             }
         }
     }
@@ -802,14 +887,18 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
     if !noisy_only {
         // Rule 6: start square judged as it stands, the passed square with the
         // king lifted; the destination by rule 5 after the cascade.
+        // The safe king's own squares are known already.
         let king_from = Square::from_coords(File::E, us.backrank());
+        let known = safe_king.is_some_and(|g| g.k == king_from);
         let lifted = base.without(1u64 << king_from as u32);
         let mut castles = Castles::default();
         crate::movegen::generate_castling(
             pos,
             &mut castles,
             |sq| {
-                if sq == king_from {
+                if known {
+                    sq == king_from || king_sure & (1u64 << sq as u32) != 0
+                } else if sq == king_from {
                     base.safe_for(sq, us)
                 } else {
                     lifted.safe_for(sq, us)
