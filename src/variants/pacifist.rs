@@ -28,7 +28,7 @@ const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
 
 /// The bare board influence depends on: roles and colours, nothing else. Cheap to
 /// copy, so legality is judged by playing a move and its cascade on a copy.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, Default)]
 struct Board {
     roles: [u64; 6],
     colors: [u64; 2],
@@ -55,6 +55,15 @@ impl Board {
             roles,
             colors: [pos.by_color(Color::Black).0, pos.by_color(Color::White).0],
         }
+    }
+
+    /// Equality, word by word (a derived `==` calls `memcmp`).
+    #[inline]
+    fn same(&self, other: &Board) -> bool {
+        (0..6).fold(0, |d, r| d | (self.roles[r] ^ other.roles[r]))
+            | (self.colors[0] ^ other.colors[0])
+            | (self.colors[1] ^ other.colors[1])
+            == 0
     }
 
     #[inline]
@@ -154,11 +163,17 @@ impl Board {
     /// of them stands on a line through `sq`.
     #[inline]
     fn ray_influencers(&self, sq: Square, color: Color, kind: RayKind) -> u64 {
-        let sliders = self.sliders(color, kind);
+        self.ray_influencers_without(sq, color, kind, 0)
+    }
+
+    /// [`Board::ray_influencers`] with the pieces on `gone` taken off.
+    #[inline]
+    fn ray_influencers_without(&self, sq: Square, color: Color, kind: RayKind, gone: u64) -> u64 {
+        let sliders = self.sliders(color, kind) & !gone;
         if kind.lines(sq) & sliders == 0 {
             return 0;
         }
-        kind.attacks(sq, self.occ() & !sliders) & sliders
+        kind.attacks(sq, self.occ() & !gone & !sliders) & sliders
     }
 
     /// Rule 2 on one square: the influence of `color` on `sq`.
@@ -189,45 +204,6 @@ impl Board {
     fn safe_for(&self, sq: Square, color: Color) -> bool {
         let theirs = self.influencers(sq, !color);
         theirs == 0 || no_more_than(theirs, self.influencers(sq, color))
-    }
-
-    /// Rule 3 on several squares: those of `squares` not overly persuaded for
-    /// `color`. Squares the other colour does not reach at all are safe; the
-    /// rest are counted one by one.
-    #[inline]
-    fn safe_among(&self, squares: u64, color: Color) -> u64 {
-        let reached = self.reached_by(!color, squares);
-        Bitboard(reached)
-            .into_iter()
-            .filter(|&sq| self.safe_for(sq, color))
-            .fold(squares & !reached, |safe, sq| safe | 1u64 << sq as u32)
-    }
-
-    /// The squares of `squares` that some piece of `color` influences (rule 2),
-    /// from that side's pieces: one lookup per piece that can reach them.
-    #[inline]
-    fn reached_by(&self, color: Color, squares: u64) -> u64 {
-        let own = self.colors[ci(color)];
-        let pawns = self.roles[ri(Role::Pawn)] & own;
-        let mut reach = match color {
-            Color::White => ((pawns & NOT_FILE_A) << 7) | ((pawns & NOT_FILE_H) << 9),
-            Color::Black => ((pawns & NOT_FILE_A) >> 9) | ((pawns & NOT_FILE_H) >> 7),
-        };
-        for sq in Bitboard(self.roles[ri(Role::Knight)] & own) {
-            reach |= attacks::knight_attacks(sq).0;
-        }
-        for sq in Bitboard(self.roles[ri(Role::King)] & own) {
-            reach |= attacks::king_attacks(sq).0;
-        }
-        for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
-            let sliders = self.sliders(color, kind);
-            for sq in Bitboard(sliders) {
-                if kind.lines(sq) & squares & !reach != 0 {
-                    reach |= kind.attacks(sq, self.occ() & !sliders);
-                }
-            }
-        }
-        reach & squares
     }
 
     /// Rule 3 on a king of `us` on `k`, with what a move of ours could cut off.
@@ -379,12 +355,6 @@ impl Guard {
         self.steps[1] | self.rays[1][0] | self.rays[1][1]
     }
 
-    /// Rule 3: is the king not overly persuaded?
-    #[inline]
-    fn safe(&self) -> bool {
-        no_more_than(self.them(), self.ours())
-    }
-
     /// The guard once our piece on `from` has left `board` (its old board):
     /// the piece no longer counts, and only the rays of the line through `from`
     /// and the king, if any, can see further.
@@ -395,9 +365,8 @@ impl Guard {
         g.steps[0] &= !bit;
         for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
             if kind.lines(self.k) & bit != 0 {
-                let lifted = board.without(bit);
-                g.rays[0][kind as usize] = lifted.ray_influencers(self.k, us, kind);
-                g.rays[1][kind as usize] = lifted.ray_influencers(self.k, !us, kind);
+                g.rays[0][kind as usize] = board.ray_influencers_without(self.k, us, kind, bit);
+                g.rays[1][kind as usize] = board.ray_influencers_without(self.k, !us, kind, bit);
             }
         }
         g
@@ -472,8 +441,9 @@ impl RayKind {
 
 /// A board with the influence counts of both colours (`[black, white]`), kept up
 /// to date through changes: a move or a cascade round only recounts the pieces
-/// that changed and the sliders whose rays see a square that changed.
-#[derive(Copy, Clone, Debug)]
+/// that changed and the sliders whose rays see a square that changed. The
+/// default is the empty board, which no piece influences.
+#[derive(Copy, Clone, Debug, Default)]
 struct Tally {
     board: Board,
     counts: [Counter; 2],
@@ -483,6 +453,20 @@ struct Tally {
 const RECOUNT_ABOVE: u32 = 4;
 
 impl Tally {
+    /// The tally of `pos`: the one its last move left in the position's state,
+    /// or counted afresh when the position was made another way (a FEN, or a
+    /// board built piece by piece), which the stored board tells.
+    #[inline]
+    fn of(pos: &Position<Pacifist>) -> Tally {
+        let board = Board::of(pos);
+        let carried = pos.state().0;
+        if carried.board.same(&board) {
+            carried
+        } else {
+            Tally::new(board)
+        }
+    }
+
     #[inline]
     fn new(board: Board) -> Tally {
         Tally {
@@ -560,6 +544,30 @@ impl Tally {
             Tally::new(*new).counts,
             "incremental influence"
         );
+    }
+
+    /// The king steps of `g`'s king that leave it not overly persuaded where it
+    /// lands (rule 3), from the counts: where it goes it neither counts nor
+    /// blocks, so the square is judged with the king lifted. Lifting it takes
+    /// its own step from our count on each neighbour, and lets the walk from a
+    /// neighbour through its square go on as the walk from the king's square
+    /// goes on that side: it counts the sliders the guard counts there.
+    #[inline]
+    fn king_steps(&self, g: &Guard, us: Color) -> u64 {
+        let k = g.k;
+        let around = attacks::king_attacks(k).0;
+        let mut ours = self.counts[ci(us)];
+        let mut them = self.counts[ci(!us)];
+        ours.sub(around);
+        for (counter, rays) in [(&mut ours, &g.rays[0]), (&mut them, &g.rays[1])] {
+            for s in Bitboard(rays[0] | rays[1]) {
+                // The neighbour on the far side of the king from `s`.
+                let far =
+                    attacks::ray(s, k).0 & around & !attacks::between(s, k).0 & !(1u64 << s as u32);
+                counter.add(far);
+            }
+        }
+        around & !them.compare(&ours).0
     }
 
     /// Rule 4: the cascade after a move of `mover`. Returns the converted squares
@@ -721,7 +729,7 @@ pub fn influence(pos: &Position<Pacifist>, sq: Square, color: Color) -> u32 {
 
 /// Rule 3 for every square: the squares overly persuaded for `color`.
 pub fn overly_persuaded(pos: &Position<Pacifist>, color: Color) -> Bitboard {
-    Bitboard(Tally::new(Board::of(pos)).persuaded()[ci(color)])
+    Bitboard(Tally::of(pos).persuaded()[ci(color)])
 }
 
 // ----- moves (rules 1, 5, 6) -----
@@ -733,31 +741,19 @@ pub fn overly_persuaded(pos: &Position<Pacifist>, color: Color) -> Bitboard {
 /// counts the moves that need no judging with one popcount per piece.
 fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool) {
     let us = pos.turn();
-    let base = Board::of(pos);
+    let tally = Tally::of(pos);
+    let base = tally.board;
     let empty = !base.occ();
-    // The whole-board counts are needed only for noisy moves and for the moves
-    // the shortcuts below cannot decide: built on first use.
-    let mut tally: Option<Tally> = noisy_only.then(|| Tally::new(base));
-    let free_conversions = tally
-        .as_ref()
-        .map_or(0, |t| base.colors[ci(!us)] & t.persuaded()[ci(!us)]);
+    let persuaded = tally.persuaded();
+    let free_conversions = base.colors[ci(!us)] & persuaded[ci(!us)];
     // A king of ours that is safe now. Moves from squares off its footprint
     // cannot change the influence on it by leaving; see `sure` for arriving.
-    let safe_king = if noisy_only {
-        None
-    } else {
-        Bitboard(base.pieces(Role::King, us))
-            .into_iter()
-            .map(|k| base.guard(k, us))
-            .find(Guard::safe)
+    let safe_king = match Bitboard(base.pieces(Role::King, us) & !persuaded[ci(us)]).first() {
+        Some(k) if !noisy_only => Some(base.guard(k, us)),
+        _ => None,
     };
     let related = safe_king.map_or(!0, |g| base.footprint(g.k));
-    // That king is safe where it goes if the square is safe with the king
-    // lifted: it neither counts there nor blocks a ray into it.
-    let king_sure = safe_king.map_or(0, |g| {
-        base.without(1u64 << g.k as u32)
-            .safe_among(attacks::king_attacks(g.k).0 & empty, us)
-    });
+    let king_sure = safe_king.map_or(0, |g| tally.king_steps(&g, us) & empty);
     // The arrival squares where a move of the piece (`role`) on `from` leaves
     // that king safe before the cascade, hence legal unjudged (see `consider`).
     // Leaving a footprint square is judged exactly on the board without the
@@ -776,7 +772,7 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
         }
     };
 
-    let mut consider = |out: &mut dyn MoveSink, mv: Move, role: Role| {
+    let consider = |out: &mut dyn MoveSink, mv: Move, role: Role| {
         let mut b = base;
         let changed = b.apply(us, mv, role);
         // The cascade only turns enemy pieces into ours, which never raises their
@@ -786,7 +782,7 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
         let legal = if !noisy_only && b.has_safe_king(us) {
             true
         } else {
-            let mut after = *tally.get_or_insert_with(|| Tally::new(base));
+            let mut after = tally;
             after.change_to(&b, changed);
             let (converted, persuaded) = after.cascade(us);
             let kings = after.board.pieces(Role::King, us);
@@ -849,9 +845,9 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
             Color::White => one & (two >> 8),
             Color::Black => one & (two << 8),
         };
-        base.safe_among(candidates, us)
+        candidates & !persuaded[ci(us)]
     };
-    let mut pawn_move = |out: &mut dyn MoveSink, mv: Move, sure: u64| {
+    let pawn_move = |out: &mut dyn MoveSink, mv: Move, sure: u64| {
         if sure & (1u64 << mv.to as u32) != 0 {
             out.push(mv);
         } else {
@@ -899,7 +895,7 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
                 if known {
                     sq == king_from || king_sure & (1u64 << sq as u32) != 0
                 } else if sq == king_from {
-                    base.safe_for(sq, us)
+                    persuaded[ci(us)] & (1u64 << sq as u32) == 0
                 } else {
                     lifted.safe_for(sq, us)
                 }
@@ -929,7 +925,7 @@ impl MoveSink for Castles {
 /// The pieces any move of the side to move converts (rule 4 applied to the
 /// board as it stands), with the overly persuaded squares of the result.
 fn pending_conversions(pos: &Position<Pacifist>) -> (Tally, u64, [u64; 2]) {
-    let mut t = Tally::new(Board::of(pos));
+    let mut t = Tally::of(pos);
     let (converted, persuaded) = t.cascade(pos.turn());
     (t, converted, persuaded)
 }
@@ -960,6 +956,24 @@ fn worth_of(b: &Board, set: u64) -> i32 {
 
 // ----- the rulebook -----
 
+/// The position's influence counts, carried from move to move (see
+/// [`Tally::of`]). A cache of what the board determines, so it takes no part in
+/// comparing or hashing positions.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Carried(Tally);
+
+impl PartialEq for Carried {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Carried {}
+
+impl std::hash::Hash for Carried {
+    fn hash<H: std::hash::Hasher>(&self, _state: &mut H) {}
+}
+
 impl Variant for Pacifist {
     const NAME: &'static str = "pacifist";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -975,7 +989,7 @@ impl Variant for Pacifist {
     /// RULES.md: insufficient material is not used in Pacifist.
     const INSUFFICIENT_MATERIAL: bool = false;
 
-    type State = ();
+    type State = Carried;
 
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
         generate(pos, out, false);
@@ -1004,7 +1018,7 @@ impl Variant for Pacifist {
         let Some(role) = pos.role_at(mv.from) else {
             return 0;
         };
-        let tally = Tally::new(Board::of(pos));
+        let tally = Tally::of(pos);
         let free = tally.board.colors[ci(!us)] & tally.persuaded()[ci(!us)];
         let mut b = tally.board;
         let changed = b.apply(us, mv, role);
@@ -1017,17 +1031,21 @@ impl Variant for Pacifist {
     }
 
     /// The chess part, then the cascade (rule 4); the clock resets on a pawn move
-    /// (done by `play_base`) and on any conversion (rule 7).
+    /// (done by `play_base`) and on any conversion (rule 7). The counts of the
+    /// result are kept for the next ply.
     fn play(pos: &mut Position<Self>, mv: Move) {
         pos.play_base(mv);
         let mover = !pos.turn();
-        let (converted, _) = Tally::new(Board::of(pos)).cascade(mover);
+        let mut tally = Tally::new(Board::of(pos));
+        let (converted, _) = tally.cascade(mover);
         if converted != 0 {
             for sq in Bitboard(converted) {
                 pos.recolor(sq, mover);
             }
             pos.set_halfmoves(0);
         }
+        debug_assert!(tally.board.same(&Board::of(pos)), "carried board");
+        pos.set_state(Carried(tally));
     }
 
     /// There is no check. The analogue is having no king: every legal move must
