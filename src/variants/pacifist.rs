@@ -355,21 +355,25 @@ impl Guard {
         self.steps[1] | self.rays[1][0] | self.rays[1][1]
     }
 
-    /// The guard once our piece on `from` has left `board` (its old board):
-    /// the piece no longer counts, and only the rays of the line through `from`
-    /// and the king, if any, can see further.
+    /// [`Guard::risky`] once our piece (`role`) on `from` has left `board`
+    /// (its old board): the piece no longer counts, and only the rays of the
+    /// line through `from` and the king, if any, can see further. Ours are
+    /// walked again only when some of theirs count.
     #[inline]
-    fn leaving(&self, board: &Board, from: Square, us: Color) -> Guard {
+    fn risky_after_leaving(&self, board: &Board, from: Square, us: Color, role: Role) -> u64 {
         let bit = 1u64 << from as u32;
         let mut g = *self;
         g.steps[0] &= !bit;
         for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
             if kind.lines(self.k) & bit != 0 {
-                g.rays[0][kind as usize] = board.ray_influencers_without(self.k, us, kind, bit);
                 g.rays[1][kind as usize] = board.ray_influencers_without(self.k, !us, kind, bit);
+                if g.them() == 0 {
+                    return 0;
+                }
+                g.rays[0][kind as usize] = board.ray_influencers_without(self.k, us, kind, bit);
             }
         }
-        g
+        g.risky(role)
     }
 
     /// The empty squares where a piece of ours of `role` arriving may leave the
@@ -768,7 +772,7 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
         } else if related & bit == 0 {
             !g.risky(role)
         } else {
-            !g.leaving(&base, from, us).risky(role)
+            !g.risky_after_leaving(&base, from, us, role)
         }
     };
 
