@@ -227,6 +227,30 @@ impl Board {
         }
     }
 
+    /// After a plain move `mv` of `us` from `before` to this board, when no
+    /// piece of the other side was overly persuaded before it: is one now, so
+    /// that the cascade (rule 4) converts something? Only their pieces where the
+    /// move changed the counts can have turned: where the moved piece now
+    /// reaches, and on the walks through its two squares (a square left opens
+    /// them, a square taken blocks them). Those are judged one by one.
+    #[inline]
+    fn persuades_any(&self, before: &Board, us: Color, mv: Move) -> bool {
+        let walks = |b: &Board, sq: Square| {
+            let orth = b.roles[ri(Role::Rook)] | b.roles[ri(Role::Queen)];
+            let diag = b.roles[ri(Role::Bishop)] | b.roles[ri(Role::Queen)];
+            RayKind::Orthogonal.attacks(sq, b.occ() & !orth)
+                | RayKind::Diagonal.attacks(sq, b.occ() & !diag)
+        };
+        let Some((_, role)) = self.piece_at(mv.to) else {
+            return true;
+        };
+        let changed =
+            self.influence_set(mv.to, us, role) | walks(self, mv.from) | walks(before, mv.to);
+        Bitboard(self.colors[ci(!us)] & changed)
+            .into_iter()
+            .any(|sq| !self.safe_for(sq, !us))
+    }
+
     /// Has `color` a king that is not overly persuaded (rule 3) on this board?
     #[inline]
     fn has_safe_king(&self, color: Color) -> bool {
@@ -785,6 +809,13 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
         // is legal without running the cascade (most moves).
         let legal = if !noisy_only && b.has_safe_king(us) {
             true
+        } else if !noisy_only
+            && free_conversions == 0
+            && mv.kind != MoveKind::Castle
+            && !b.persuades_any(&base, us, mv)
+        {
+            // No cascade: the board stays as it is, without a safe king.
+            false
         } else {
             let mut after = tally;
             after.change_to(&b, changed);
