@@ -28,7 +28,7 @@ const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
 
 /// The bare board influence depends on: roles and colours, nothing else. Cheap to
 /// copy, so legality is judged by playing a move and its cascade on a copy.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, Default)]
 struct Board {
     roles: [u64; 6],
     colors: [u64; 2],
@@ -55,6 +55,15 @@ impl Board {
             roles,
             colors: [pos.by_color(Color::Black).0, pos.by_color(Color::White).0],
         }
+    }
+
+    /// Equality, word by word (a derived `==` calls `memcmp`).
+    #[inline]
+    fn same(&self, other: &Board) -> bool {
+        (0..6).fold(0, |d, r| d | (self.roles[r] ^ other.roles[r]))
+            | (self.colors[0] ^ other.colors[0])
+            | (self.colors[1] ^ other.colors[1])
+            == 0
     }
 
     #[inline]
@@ -134,19 +143,43 @@ impl Board {
     }
 
     /// Rule 2 on one square from scratch (the piece on `sq` excluded): the
-    /// leading run of `color`'s sliders along each ray is one attack lookup with
-    /// those sliders transparent.
+    /// pieces of `color` counted there, whose number is the influence (a piece
+    /// lies on one ray at most and is counted once). The leading run of
+    /// `color`'s sliders along each ray is one attack lookup with those sliders
+    /// transparent.
     #[inline]
-    fn influence_on(&self, sq: Square, color: Color) -> u32 {
+    fn influencers(&self, sq: Square, color: Color) -> u64 {
         let own = self.colors[ci(color)];
         let steps = (attacks::knight_attacks(sq).0 & self.roles[ri(Role::Knight)])
             | (attacks::king_attacks(sq).0 & self.roles[ri(Role::King)])
             | (attacks::pawn_attacks(!color, sq).0 & self.roles[ri(Role::Pawn)]);
-        let orth = self.sliders(color, RayKind::Orthogonal);
-        let diag = self.sliders(color, RayKind::Diagonal);
-        (steps & own).count_ones()
-            + (RayKind::Orthogonal.attacks(sq, self.occ() & !orth) & orth).count_ones()
-            + (RayKind::Diagonal.attacks(sq, self.occ() & !diag) & diag).count_ones()
+        (steps & own)
+            | self.ray_influencers(sq, color, RayKind::Orthogonal)
+            | self.ray_influencers(sq, color, RayKind::Diagonal)
+    }
+
+    /// The sliders of `color` counted on `sq` along rays of `kind` (rule 2):
+    /// the attack set with those sliders transparent, looked up only when one
+    /// of them stands on a line through `sq`.
+    #[inline]
+    fn ray_influencers(&self, sq: Square, color: Color, kind: RayKind) -> u64 {
+        self.ray_influencers_without(sq, color, kind, 0)
+    }
+
+    /// [`Board::ray_influencers`] with the pieces on `gone` taken off.
+    #[inline]
+    fn ray_influencers_without(&self, sq: Square, color: Color, kind: RayKind, gone: u64) -> u64 {
+        let sliders = self.sliders(color, kind) & !gone;
+        if kind.lines(sq) & sliders == 0 {
+            return 0;
+        }
+        kind.attacks(sq, self.occ() & !gone & !sliders) & sliders
+    }
+
+    /// Rule 2 on one square: the influence of `color` on `sq`.
+    #[inline]
+    fn influence_on(&self, sq: Square, color: Color) -> u32 {
+        self.influencers(sq, color).count_ones()
     }
 
     /// The squares where a piece arriving or leaving may change the influence on
@@ -166,9 +199,56 @@ impl Board {
     }
 
     /// Rule 3 on one square: is `sq` safe (not overly persuaded) for `color`?
+    /// Without enemy influence it is, whatever ours (most squares).
     #[inline]
     fn safe_for(&self, sq: Square, color: Color) -> bool {
-        self.influence_on(sq, !color) <= self.influence_on(sq, color)
+        let theirs = self.influencers(sq, !color);
+        theirs == 0 || no_more_than(theirs, self.influencers(sq, color))
+    }
+
+    /// Rule 3 on a king of `us` on `k`, with what a move of ours could cut off.
+    #[inline]
+    fn guard(&self, k: Square, us: Color) -> Guard {
+        let pawns = self.roles[ri(Role::Pawn)];
+        let steps = (attacks::knight_attacks(k).0 & self.roles[ri(Role::Knight)])
+            | (attacks::king_attacks(k).0 & self.roles[ri(Role::King)]);
+        // Pawns of a colour influence `k` from where the other colour's pawn on
+        // `k` would capture.
+        let ours = (steps | (attacks::pawn_attacks(!us, k).0 & pawns)) & self.colors[ci(us)];
+        let them = (steps | (attacks::pawn_attacks(us, k).0 & pawns)) & self.colors[ci(!us)];
+        let rays = |color| {
+            [RayKind::Orthogonal, RayKind::Diagonal]
+                .map(|kind| self.ray_influencers(k, color, kind))
+        };
+        Guard {
+            k,
+            steps: [ours, them],
+            rays: [rays(us), rays(!us)],
+        }
+    }
+
+    /// After a plain move `mv` of `us` from `before` to this board, when no
+    /// piece of the other side was overly persuaded before it: is one now, so
+    /// that the cascade (rule 4) converts something? Only their pieces where the
+    /// move changed the counts can have turned: where the moved piece now
+    /// reaches, and on the walks through its two squares (a square left opens
+    /// them, a square taken blocks them). Those are judged one by one.
+    #[inline]
+    fn persuades_any(&self, before: &Board, us: Color, mv: Move) -> bool {
+        let walks = |b: &Board, sq: Square| {
+            let orth = b.roles[ri(Role::Rook)] | b.roles[ri(Role::Queen)];
+            let diag = b.roles[ri(Role::Bishop)] | b.roles[ri(Role::Queen)];
+            RayKind::Orthogonal.attacks(sq, b.occ() & !orth)
+                | RayKind::Diagonal.attacks(sq, b.occ() & !diag)
+        };
+        let Some((_, role)) = self.piece_at(mv.to) else {
+            return true;
+        };
+        let changed =
+            self.influence_set(mv.to, us, role) | walks(self, mv.from) | walks(before, mv.to);
+        Bitboard(self.colors[ci(!us)] & changed)
+            .into_iter()
+            .any(|sq| !self.safe_for(sq, !us))
     }
 
     /// Has `color` a king that is not overly persuaded (rule 3) on this board?
@@ -253,6 +333,110 @@ enum RayKind {
     Diagonal,
 }
 
+/// A king of ours judged by rule 3, for deciding many moves at once: the pieces
+/// counted on its square (rule 2), ours then theirs, by steps and along rays of
+/// each kind (indexed by [`RayKind`]).
+#[derive(Copy, Clone, Debug)]
+struct Guard {
+    k: Square,
+    steps: [u64; 2],
+    rays: [[u64; 2]; 2],
+}
+
+/// `|a| <= |b|` for small sets, without a population count (which this build
+/// target does in software): the usual sets here hold a few pieces.
+#[inline]
+fn no_more_than(mut a: u64, mut b: u64) -> bool {
+    while a != 0 {
+        if b == 0 {
+            return false;
+        }
+        a &= a - 1;
+        b &= b - 1;
+    }
+    true
+}
+
+/// The number of pieces in a small set (see [`no_more_than`]).
+#[inline]
+fn count_small(mut set: u64) -> i32 {
+    let mut n = 0;
+    while set != 0 {
+        set &= set - 1;
+        n += 1;
+    }
+    n
+}
+
+impl Guard {
+    #[inline]
+    fn ours(&self) -> u64 {
+        self.steps[0] | self.rays[0][0] | self.rays[0][1]
+    }
+
+    #[inline]
+    fn them(&self) -> u64 {
+        self.steps[1] | self.rays[1][0] | self.rays[1][1]
+    }
+
+    /// [`Guard::risky`] once our piece (`role`) on `from` has left `board`
+    /// (its old board): the piece no longer counts, and only the rays of the
+    /// line through `from` and the king, if any, can see further. Ours are
+    /// walked again only when some of theirs count.
+    #[inline]
+    fn risky_after_leaving(&self, board: &Board, from: Square, us: Color, role: Role) -> u64 {
+        let bit = 1u64 << from as u32;
+        let mut g = *self;
+        g.steps[0] &= !bit;
+        for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
+            if kind.lines(self.k) & bit != 0 {
+                g.rays[1][kind as usize] = board.ray_influencers_without(self.k, !us, kind, bit);
+                if g.them() == 0 {
+                    return 0;
+                }
+                g.rays[0][kind as usize] = board.ray_influencers_without(self.k, us, kind, bit);
+            }
+        }
+        g.risky(role)
+    }
+
+    /// The empty squares where a piece of ours of `role` arriving may leave the
+    /// king overly persuaded. An arrival adds no enemy influence anywhere (it can
+    /// only block enemy rays) and takes nothing from ours except by cutting the
+    /// walk from the king to the sliders counted behind it, on one ray only, and
+    /// not at all on rays of its own kind (rule 2: the walk passes our sliders of
+    /// the ray's kind). So only squares between the king and those sliders are
+    /// risky, and none when all of them together do not outweigh the margin.
+    /// Promotions are judged as pawns (a superset). Everything is risky for a
+    /// king already overly persuaded.
+    #[inline]
+    fn risky(&self, role: Role) -> u64 {
+        // The cut sliders are among ours: with no enemy influence they never
+        // outweigh the margin.
+        let them = self.them();
+        if them == 0 {
+            return 0;
+        }
+        let margin = count_small(self.ours()) - count_small(them);
+        if margin < 0 {
+            return !0;
+        }
+        let [orth, diag] = self.rays[0];
+        let cut = match role {
+            Role::Rook => diag,
+            Role::Bishop => orth,
+            Role::Queen => 0,
+            _ => orth | diag,
+        };
+        if count_small(cut) <= margin {
+            return 0;
+        }
+        Bitboard(cut)
+            .into_iter()
+            .fold(0, |r, s| r | attacks::between(self.k, s).0)
+    }
+}
+
 /// Empty-board lines of each kind from each square: a cache-resident filter
 /// before the magic lookups of [`Tally::change_to`].
 static LINES: [[u64; 64]; 2] = {
@@ -285,8 +469,9 @@ impl RayKind {
 
 /// A board with the influence counts of both colours (`[black, white]`), kept up
 /// to date through changes: a move or a cascade round only recounts the pieces
-/// that changed and the sliders whose rays see a square that changed.
-#[derive(Copy, Clone, Debug)]
+/// that changed and the sliders whose rays see a square that changed. The
+/// default is the empty board, which no piece influences.
+#[derive(Copy, Clone, Debug, Default)]
 struct Tally {
     board: Board,
     counts: [Counter; 2],
@@ -296,6 +481,20 @@ struct Tally {
 const RECOUNT_ABOVE: u32 = 4;
 
 impl Tally {
+    /// The tally of `pos`: the one its last move left in the position's state,
+    /// or counted afresh when the position was made another way (a FEN, or a
+    /// board built piece by piece), which the stored board tells.
+    #[inline]
+    fn of(pos: &Position<Pacifist>) -> Tally {
+        let board = Board::of(pos);
+        let carried = pos.state().0;
+        if carried.board.same(&board) {
+            carried
+        } else {
+            Tally::new(board)
+        }
+    }
+
     #[inline]
     fn new(board: Board) -> Tally {
         Tally {
@@ -373,6 +572,30 @@ impl Tally {
             Tally::new(*new).counts,
             "incremental influence"
         );
+    }
+
+    /// The king steps of `g`'s king that leave it not overly persuaded where it
+    /// lands (rule 3), from the counts: where it goes it neither counts nor
+    /// blocks, so the square is judged with the king lifted. Lifting it takes
+    /// its own step from our count on each neighbour, and lets the walk from a
+    /// neighbour through its square go on as the walk from the king's square
+    /// goes on that side: it counts the sliders the guard counts there.
+    #[inline]
+    fn king_steps(&self, g: &Guard, us: Color) -> u64 {
+        let k = g.k;
+        let around = attacks::king_attacks(k).0;
+        let mut ours = self.counts[ci(us)];
+        let mut them = self.counts[ci(!us)];
+        ours.sub(around);
+        for (counter, rays) in [(&mut ours, &g.rays[0]), (&mut them, &g.rays[1])] {
+            for s in Bitboard(rays[0] | rays[1]) {
+                // The neighbour on the far side of the king from `s`.
+                let far =
+                    attacks::ray(s, k).0 & around & !attacks::between(s, k).0 & !(1u64 << s as u32);
+                counter.add(far);
+            }
+        }
+        around & !them.compare(&ours).0
     }
 
     /// Rule 4: the cascade after a move of `mover`. Returns the converted squares
@@ -534,7 +757,7 @@ pub fn influence(pos: &Position<Pacifist>, sq: Square, color: Color) -> u32 {
 
 /// Rule 3 for every square: the squares overly persuaded for `color`.
 pub fn overly_persuaded(pos: &Position<Pacifist>, color: Color) -> Bitboard {
-    Bitboard(Tally::new(Board::of(pos)).persuaded()[ci(color)])
+    Bitboard(Tally::of(pos).persuaded()[ci(color)])
 }
 
 // ----- moves (rules 1, 5, 6) -----
@@ -546,25 +769,38 @@ pub fn overly_persuaded(pos: &Position<Pacifist>, color: Color) -> Bitboard {
 /// counts the moves that need no judging with one popcount per piece.
 fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool) {
     let us = pos.turn();
-    let base = Board::of(pos);
+    let tally = Tally::of(pos);
+    let base = tally.board;
     let empty = !base.occ();
-    // The whole-board counts are needed only for noisy moves and for the moves
-    // the shortcuts below cannot decide: built on first use.
-    let mut tally: Option<Tally> = noisy_only.then(|| Tally::new(base));
-    let free_conversions = tally
-        .as_ref()
-        .map_or(0, |t| base.colors[ci(!us)] & t.persuaded()[ci(!us)]);
-    // Moves that touch none of these squares cannot change the influence on a
-    // king of ours that is safe now, so they are legal without judging.
-    let related = match Bitboard(base.pieces(Role::King, us))
-        .into_iter()
-        .find(|&k| base.influence_on(k, !us) <= base.influence_on(k, us))
-    {
-        Some(k) if !noisy_only => base.footprint(k),
-        _ => !0,
+    let persuaded = tally.persuaded();
+    let free_conversions = base.colors[ci(!us)] & persuaded[ci(!us)];
+    // A king of ours that is safe now. Moves from squares off its footprint
+    // cannot change the influence on it by leaving; see `sure` for arriving.
+    let safe_king = match Bitboard(base.pieces(Role::King, us) & !persuaded[ci(us)]).first() {
+        Some(k) if !noisy_only => Some(base.guard(k, us)),
+        _ => None,
+    };
+    let related = safe_king.map_or(!0, |g| base.footprint(g.k));
+    let king_sure = safe_king.map_or(0, |g| tally.king_steps(&g, us) & empty);
+    // The arrival squares where a move of the piece (`role`) on `from` leaves
+    // that king safe before the cascade, hence legal unjudged (see `consider`).
+    // Leaving a footprint square is judged exactly on the board without the
+    // piece, once for all its moves.
+    let sure = |from: Square, role: Role| -> u64 {
+        let Some(g) = safe_king else {
+            return 0;
+        };
+        let bit = 1u64 << from as u32;
+        if from == g.k {
+            king_sure
+        } else if related & bit == 0 {
+            !g.risky(role)
+        } else {
+            !g.risky_after_leaving(&base, from, us, role)
+        }
     };
 
-    let mut consider = |out: &mut dyn MoveSink, mv: Move, role: Role| {
+    let consider = |out: &mut dyn MoveSink, mv: Move, role: Role| {
         let mut b = base;
         let changed = b.apply(us, mv, role);
         // The cascade only turns enemy pieces into ours, which never raises their
@@ -573,8 +809,15 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
         // is legal without running the cascade (most moves).
         let legal = if !noisy_only && b.has_safe_king(us) {
             true
+        } else if !noisy_only
+            && free_conversions == 0
+            && mv.kind != MoveKind::Castle
+            && !b.persuades_any(&base, us, mv)
+        {
+            // No cascade: the board stays as it is, without a safe king.
+            false
         } else {
-            let mut after = *tally.get_or_insert_with(|| Tally::new(base));
+            let mut after = tally;
             after.change_to(&b, changed);
             let (converted, persuaded) = after.cascade(us);
             let kings = after.board.pieces(Role::King, us);
@@ -596,12 +839,27 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
     ] {
         for from in Bitboard(base.pieces(role, us)) {
             let mut targets = attacks::attacks(from, role.of(us), Bitboard(base.occ())).0 & empty;
+            // The order of the moves (off the footprint first) is kept for the
+            // search's move ordering.
             if !is_related(from) {
                 out.push_all(from, Bitboard(targets & !related));
                 targets &= related;
             }
+            if targets == 0 {
+                continue;
+            }
+            let sure = sure(from, role);
+            if targets & !sure == 0 {
+                out.push_all(from, Bitboard(targets));
+                continue;
+            }
             for to in Bitboard(targets) {
-                consider(out, Move::new(MoveKind::Normal, from, to), role);
+                let mv = Move::new(MoveKind::Normal, from, to);
+                if sure & (1u64 << to as u32) != 0 {
+                    out.push(mv);
+                } else {
+                    consider(out, mv, role);
+                }
             }
         }
     }
@@ -610,11 +868,25 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
         Color::White => (8, Rank::Second, Rank::Eighth),
         Color::Black => (-8, Rank::Seventh, Rank::First),
     };
-    let mut pawn_move = |out: &mut dyn MoveSink, mv: Move| {
-        if is_related(mv.from) || is_related(mv.to) {
-            consider(out, mv, Role::Pawn);
-        } else {
+    // Rule 5: no double step across a square overly persuaded for the mover,
+    // judged before the move with the pawn still on its square.
+    let passed = {
+        let pawns = base.pieces(Role::Pawn, us) & Bitboard::from_rank(second).0;
+        let (one, two) = match us {
+            Color::White => ((pawns << 8) & empty, (pawns << 16) & empty),
+            Color::Black => ((pawns >> 8) & empty, (pawns >> 16) & empty),
+        };
+        let candidates = match us {
+            Color::White => one & (two >> 8),
+            Color::Black => one & (two << 8),
+        };
+        candidates & !persuaded[ci(us)]
+    };
+    let pawn_move = |out: &mut dyn MoveSink, mv: Move, sure: u64| {
+        if sure & (1u64 << mv.to as u32) != 0 {
             out.push(mv);
+        } else {
+            consider(out, mv, Role::Pawn);
         }
     };
     for from in Bitboard(base.pieces(Role::Pawn, us)) {
@@ -624,23 +896,21 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
         if !Bitboard(empty).contains(one) {
             continue;
         }
+        let sure = sure(from, Role::Pawn);
         if one.rank() == last {
             for promo in PROMOTIONS {
                 pawn_move(
                     out,
                     Move::new(MoveKind::Normal, from, one).with_promotion(promo),
+                    sure,
                 );
             }
             continue;
         }
-        pawn_move(out, Move::new(MoveKind::Normal, from, one));
-        // Rule 5: no double step across a square overly persuaded for the mover,
-        // judged before the move with the pawn still on its square.
-        if from.rank() == second && base.safe_for(one, us) {
+        pawn_move(out, Move::new(MoveKind::Normal, from, one), sure);
+        if passed & (1u64 << one as u32) != 0 {
             if let Some(two) = one.offset(forward) {
-                if Bitboard(empty).contains(two) {
-                    pawn_move(out, Move::new(MoveKind::DoublePush, from, two));
-                }
+                pawn_move(out, Move::new(MoveKind::DoublePush, from, two), sure);
             }
         }
     }
@@ -648,15 +918,19 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
     if !noisy_only {
         // Rule 6: start square judged as it stands, the passed square with the
         // king lifted; the destination by rule 5 after the cascade.
+        // The safe king's own squares are known already.
         let king_from = Square::from_coords(File::E, us.backrank());
+        let known = safe_king.is_some_and(|g| g.k == king_from);
         let lifted = base.without(1u64 << king_from as u32);
         let mut castles = Castles::default();
         crate::movegen::generate_castling(
             pos,
             &mut castles,
             |sq| {
-                if sq == king_from {
-                    base.safe_for(sq, us)
+                if known {
+                    sq == king_from || king_sure & (1u64 << sq as u32) != 0
+                } else if sq == king_from {
+                    persuaded[ci(us)] & (1u64 << sq as u32) == 0
                 } else {
                     lifted.safe_for(sq, us)
                 }
@@ -686,7 +960,7 @@ impl MoveSink for Castles {
 /// The pieces any move of the side to move converts (rule 4 applied to the
 /// board as it stands), with the overly persuaded squares of the result.
 fn pending_conversions(pos: &Position<Pacifist>) -> (Tally, u64, [u64; 2]) {
-    let mut t = Tally::new(Board::of(pos));
+    let mut t = Tally::of(pos);
     let (converted, persuaded) = t.cascade(pos.turn());
     (t, converted, persuaded)
 }
@@ -717,6 +991,24 @@ fn worth_of(b: &Board, set: u64) -> i32 {
 
 // ----- the rulebook -----
 
+/// The position's influence counts, carried from move to move (see
+/// [`Tally::of`]). A cache of what the board determines, so it takes no part in
+/// comparing or hashing positions.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Carried(Tally);
+
+impl PartialEq for Carried {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Carried {}
+
+impl std::hash::Hash for Carried {
+    fn hash<H: std::hash::Hasher>(&self, _state: &mut H) {}
+}
+
 impl Variant for Pacifist {
     const NAME: &'static str = "pacifist";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -732,7 +1024,7 @@ impl Variant for Pacifist {
     /// RULES.md: insufficient material is not used in Pacifist.
     const INSUFFICIENT_MATERIAL: bool = false;
 
-    type State = ();
+    type State = Carried;
 
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
         generate(pos, out, false);
@@ -761,7 +1053,7 @@ impl Variant for Pacifist {
         let Some(role) = pos.role_at(mv.from) else {
             return 0;
         };
-        let tally = Tally::new(Board::of(pos));
+        let tally = Tally::of(pos);
         let free = tally.board.colors[ci(!us)] & tally.persuaded()[ci(!us)];
         let mut b = tally.board;
         let changed = b.apply(us, mv, role);
@@ -774,17 +1066,21 @@ impl Variant for Pacifist {
     }
 
     /// The chess part, then the cascade (rule 4); the clock resets on a pawn move
-    /// (done by `play_base`) and on any conversion (rule 7).
+    /// (done by `play_base`) and on any conversion (rule 7). The counts of the
+    /// result are kept for the next ply.
     fn play(pos: &mut Position<Self>, mv: Move) {
         pos.play_base(mv);
         let mover = !pos.turn();
-        let (converted, _) = Tally::new(Board::of(pos)).cascade(mover);
+        let mut tally = Tally::new(Board::of(pos));
+        let (converted, _) = tally.cascade(mover);
         if converted != 0 {
             for sq in Bitboard(converted) {
                 pos.recolor(sq, mover);
             }
             pos.set_halfmoves(0);
         }
+        debug_assert!(tally.board.same(&Board::of(pos)), "carried board");
+        pos.set_state(Carried(tally));
     }
 
     /// There is no check. The analogue is having no king: every legal move must
