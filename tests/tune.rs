@@ -74,6 +74,9 @@ fn odd_weights() -> Weights {
     w.threat_by_minor = next();
     w.threat_by_rook = next();
     w.hanging = next();
+    w.passed_blocked = next();
+    w.king_open_files = next();
+    w.outpost = next();
     w
 }
 

@@ -72,6 +72,9 @@ pub fn rust_source(p: &[S], base: &Weights) -> String {
         ("threat_by_minor", w.threat_by_minor),
         ("threat_by_rook", w.threat_by_rook),
         ("hanging", w.hanging),
+        ("passed_blocked", w.passed_blocked),
+        ("king_open_files", w.king_open_files),
+        ("outpost", w.outpost),
     ] {
         let _ = writeln!(out, "    {name}: {},", s(v));
     }
