@@ -937,8 +937,20 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
             },
             |_| true,
         );
+        // The destination is judged by the counts as they stand: castling
+        // leaves the enemy influence there as it was and ours no smaller. Only
+        // the back-rank walks from it see the changed squares; the one towards
+        // the corner met our rook (counted, and no enemy piece beyond it) and
+        // now meets nothing, the other stopped at our king (a non-slider,
+        // counting nothing) and now meets our rook, counted too, with the walk
+        // going on through it. The king's start square is no king or knight
+        // step from the destination, and the cascade only helps us.
         for &mv in &castles.moves[..castles.len] {
-            consider(out, mv, Role::King);
+            if persuaded[ci(us)] & (1u64 << mv.to as u32) == 0 {
+                out.push(mv);
+            } else {
+                consider(out, mv, Role::King);
+            }
         }
     }
 }
