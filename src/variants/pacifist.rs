@@ -13,7 +13,7 @@ use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
 use super::{best_two, validate_pawn_ranks, value_of, Variant};
 use crate::game::Outcome;
-use crate::movegen::{MoveCounter, MoveSink};
+use crate::movegen::MoveSink;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{castle_side, rook_file, Position};
 
@@ -767,7 +767,7 @@ pub fn overly_persuaded(pos: &Position<Pacifist>, color: Color) -> Bitboard {
 /// `noisy_only` keeps promotions and moves that convert more than the pieces
 /// any move would convert anyway. `out` may be a counter: perft's last ply then
 /// counts the moves that need no judging with one popcount per piece.
-fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool) {
+fn generate<S: Sink>(pos: &Position<Pacifist>, out: &mut S, noisy_only: bool) {
     let us = pos.turn();
     let tally = Tally::of(pos);
     let base = tally.board;
@@ -889,7 +889,44 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
             consider(out, mv, Role::Pawn);
         }
     };
-    for from in Bitboard(base.pieces(Role::Pawn, us)) {
+    let mut pawns = base.pieces(Role::Pawn, us);
+    if S::BULK {
+        if let Some(g) = safe_king {
+            // Pawns off the footprint share one sure set (see `sure`): their
+            // steps are counted together, the others judged one by one.
+            let free = pawns & !related;
+            pawns &= related;
+            let sure = !g.risky(Role::Pawn);
+            let ahead = |set: u64| match us {
+                Color::White => set << 8,
+                Color::Black => set >> 8,
+            };
+            let one = ahead(free) & empty;
+            let two = ahead(one & passed) & empty;
+            let promoting = one & Bitboard::from_rank(last).0;
+            let one = one & !promoting;
+            out.add_all((one | two) & sure);
+            let back = |to: Square, by: i32| to.offset(-by).expect("a pawn behind");
+            for to in Bitboard(one & !sure) {
+                consider(
+                    out,
+                    Move::new(MoveKind::Normal, back(to, forward), to),
+                    Role::Pawn,
+                );
+            }
+            for to in Bitboard(two & !sure) {
+                let mv = Move::new(MoveKind::DoublePush, back(to, 2 * forward), to);
+                consider(out, mv, Role::Pawn);
+            }
+            for to in Bitboard(promoting) {
+                for promo in PROMOTIONS {
+                    let mv = Move::new(MoveKind::Normal, back(to, forward), to);
+                    pawn_move(out, mv.with_promotion(promo), sure);
+                }
+            }
+        }
+    }
+    for from in Bitboard(pawns) {
         let Some(one) = from.offset(forward) else {
             continue;
         };
@@ -952,6 +989,49 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
                 consider(out, mv, Role::King);
             }
         }
+    }
+}
+
+/// Where [`generate`] puts moves: a list, or perft's bulk count, which takes
+/// sets of moves at once (`add_all`, one per target square) and so may be
+/// given moves in any order.
+trait Sink: MoveSink {
+    const BULK: bool;
+
+    /// One move to each square of `targets` (only when `BULK`).
+    #[inline]
+    fn add_all(&mut self, targets: u64) {
+        let _ = targets;
+        unreachable!("only bulk sinks take sets");
+    }
+}
+
+impl Sink for MoveList {
+    const BULK: bool = false;
+}
+
+/// Perft's bulk count.
+#[derive(Default)]
+struct Bulk(u64);
+
+impl MoveSink for Bulk {
+    #[inline]
+    fn push(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
+
+    #[inline]
+    fn push_all(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += targets.count() as u64;
+    }
+}
+
+impl Sink for Bulk {
+    const BULK: bool = true;
+
+    #[inline]
+    fn add_all(&mut self, targets: u64) {
+        self.0 += targets.count_ones() as u64;
     }
 }
 
@@ -1043,7 +1123,7 @@ impl Variant for Pacifist {
     }
 
     fn count_legal_moves(pos: &Position<Self>, _buf: &mut MoveList) -> u64 {
-        let mut counter = MoveCounter::default();
+        let mut counter = Bulk::default();
         generate(pos, &mut counter, false);
         counter.0
     }
