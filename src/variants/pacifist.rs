@@ -477,6 +477,38 @@ struct Tally {
     counts: [Counter; 2],
 }
 
+/// Updates `color`'s counts for the sliders of `color` that stand on the same
+/// squares of `old` and `new` (which differ on `diff` only): their rays change
+/// only where a square of their reach changed from blocking to transparent or
+/// back.
+#[inline]
+fn restretch(old: &Board, new: &Board, color: Color, diff: u64, counts: &mut Counter) {
+    for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
+        let stay = old.sliders(color, kind) & new.sliders(color, kind) & !diff;
+        if stay == 0 {
+            continue;
+        }
+        let o_old = old.ray_occupancy(color, kind);
+        let o_new = new.ray_occupancy(color, kind);
+        let changed = o_old ^ o_new;
+        if changed == 0 {
+            continue;
+        }
+        let mut seen = 0;
+        for x in Bitboard(changed) {
+            if kind.lines(x) & stay != 0 {
+                seen |= kind.attacks(x, o_old);
+            }
+        }
+        for s in Bitboard(seen & stay) {
+            let a = kind.attacks(s, o_old);
+            let b = kind.attacks(s, o_new);
+            counts.sub(a & !b);
+            counts.add(b & !a);
+        }
+    }
+}
+
 /// Above this many conversions in one round, counting afresh is cheaper.
 const RECOUNT_ABOVE: u32 = 4;
 
@@ -538,33 +570,8 @@ impl Tally {
                 counts[ci(c)].add(new.influence_set(sq, c, r));
             }
         }
-        // Sliders that stayed: their rays change only where a square of their
-        // reach changed from blocking to transparent or back.
         for color in [Color::Black, Color::White] {
-            for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
-                let stay = old.sliders(color, kind) & new.sliders(color, kind) & !diff;
-                if stay == 0 {
-                    continue;
-                }
-                let o_old = old.ray_occupancy(color, kind);
-                let o_new = new.ray_occupancy(color, kind);
-                let changed = o_old ^ o_new;
-                if changed == 0 {
-                    continue;
-                }
-                let mut seen = 0;
-                for x in Bitboard(changed) {
-                    if kind.lines(x) & stay != 0 {
-                        seen |= kind.attacks(x, o_old);
-                    }
-                }
-                for s in Bitboard(seen & stay) {
-                    let a = kind.attacks(s, o_old);
-                    let b = kind.attacks(s, o_new);
-                    counts[ci(color)].sub(a & !b);
-                    counts[ci(color)].add(b & !a);
-                }
-            }
+            restretch(old, new, color, diff, &mut counts[ci(color)]);
         }
         self.board = *new;
         debug_assert_eq!(
@@ -1161,9 +1168,24 @@ impl Variant for Pacifist {
     /// (done by `play_base`) and on any conversion (rule 7). The counts of the
     /// result are kept for the next ply.
     fn play(pos: &mut Position<Self>, mv: Move) {
+        let parent = pos.state().0;
+        let before = Board::of(pos);
         pos.play_base(mv);
         let mover = !pos.turn();
-        let mut tally = Tally::new(Board::of(pos));
+        let board = Board::of(pos);
+        // The move changes no piece of the other side (nothing is captured),
+        // so their counts change only along their rays through the squares
+        // it emptied or filled: those are updated, the mover's counted afresh.
+        let mut tally = if parent.board.same(&before) {
+            let mut counts = parent.counts;
+            counts[ci(mover)] = board.influence_counter(mover);
+            let diff = before.occ() ^ board.occ();
+            restretch(&before, &board, !mover, diff, &mut counts[ci(!mover)]);
+            Tally { board, counts }
+        } else {
+            Tally::new(board)
+        };
+        debug_assert_eq!(tally.counts, Tally::new(board).counts, "played counts");
         let (converted, _) = tally.cascade(mover);
         if converted != 0 {
             for sq in Bitboard(converted) {
