@@ -787,7 +787,30 @@ fn generate<S: Sink>(pos: &Position<Pacifist>, out: &mut S, noisy_only: bool) {
         Some(k) if !noisy_only => Some(base.guard(k, us)),
         _ => None,
     };
-    let related = safe_king.map_or(!0, |g| base.footprint(g.k));
+    // With nothing of theirs counted on that king, a move of ours other than
+    // the king's can give them influence there only by leaving a square on a
+    // line through it that holds one of their sliders of the line's kind
+    // (arriving adds none to them; then ours do not matter): only those
+    // squares of the footprint are related. A bulk count takes that; a list
+    // keeps the footprint order for the search.
+    let related = match safe_king {
+        None => !0,
+        Some(g) if S::BULK && g.them() == 0 => {
+            let mut open = 0;
+            for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
+                for s in Bitboard(kind.lines(g.k) & base.sliders(!us, kind)) {
+                    open |= attacks::ray(g.k, s).0;
+                }
+            }
+            let king = 1u64 << g.k as u32;
+            if open == 0 {
+                king
+            } else {
+                (open & base.footprint(g.k)) | king
+            }
+        }
+        Some(g) => base.footprint(g.k),
+    };
     let king_sure = safe_king.map_or(0, |g| tally.king_steps(&g, us) & empty);
     // The arrival squares where a move of the piece (`role`) on `from` leaves
     // that king safe before the cascade, hence legal unjudged (see `consider`).
