@@ -591,6 +591,13 @@ impl Tally {
     fn king_steps(&self, g: &Guard, us: Color) -> u64 {
         let k = g.k;
         let around = attacks::king_attacks(k).0;
+        // None of their sliders counted on the king: lifting it gives them
+        // nothing, and where they count nothing the king is safe.
+        let theirs = self.counts[ci(!us)].0;
+        let touched = theirs.iter().fold(0, |t, p| t | p);
+        if g.rays[1] == [0, 0] && around & touched == 0 {
+            return around;
+        }
         let mut ours = self.counts[ci(us)];
         let mut them = self.counts[ci(!us)];
         ours.sub(around);
