@@ -1355,7 +1355,7 @@ mod tests {
     /// positions.
     #[test]
     fn bulk_count_and_carried_tally_on_random_games() {
-        let mut seed: u64 = 0x5eed_0f_b0b_ca7;
+        let mut seed: u64 = 0x5eed_0fb0_bca7;
         let mut positions = 0;
         for start in [
             Pacifist::START_FEN,
