@@ -13,7 +13,7 @@ use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
 use super::{best_two, validate_pawn_ranks, value_of, Variant};
 use crate::game::Outcome;
-use crate::movegen::{MoveCounter, MoveSink};
+use crate::movegen::MoveSink;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{castle_side, rook_file, Position};
 
@@ -477,6 +477,38 @@ struct Tally {
     counts: [Counter; 2],
 }
 
+/// Updates `color`'s counts for the sliders of `color` that stand on the same
+/// squares of `old` and `new` (which differ on `diff` only): their rays change
+/// only where a square of their reach changed from blocking to transparent or
+/// back.
+#[inline]
+fn restretch(old: &Board, new: &Board, color: Color, diff: u64, counts: &mut Counter) {
+    for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
+        let stay = old.sliders(color, kind) & new.sliders(color, kind) & !diff;
+        if stay == 0 {
+            continue;
+        }
+        let o_old = old.ray_occupancy(color, kind);
+        let o_new = new.ray_occupancy(color, kind);
+        let changed = o_old ^ o_new;
+        if changed == 0 {
+            continue;
+        }
+        let mut seen = 0;
+        for x in Bitboard(changed) {
+            if kind.lines(x) & stay != 0 {
+                seen |= kind.attacks(x, o_old);
+            }
+        }
+        for s in Bitboard(seen & stay) {
+            let a = kind.attacks(s, o_old);
+            let b = kind.attacks(s, o_new);
+            counts.sub(a & !b);
+            counts.add(b & !a);
+        }
+    }
+}
+
 /// Above this many conversions in one round, counting afresh is cheaper.
 const RECOUNT_ABOVE: u32 = 4;
 
@@ -538,33 +570,8 @@ impl Tally {
                 counts[ci(c)].add(new.influence_set(sq, c, r));
             }
         }
-        // Sliders that stayed: their rays change only where a square of their
-        // reach changed from blocking to transparent or back.
         for color in [Color::Black, Color::White] {
-            for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
-                let stay = old.sliders(color, kind) & new.sliders(color, kind) & !diff;
-                if stay == 0 {
-                    continue;
-                }
-                let o_old = old.ray_occupancy(color, kind);
-                let o_new = new.ray_occupancy(color, kind);
-                let changed = o_old ^ o_new;
-                if changed == 0 {
-                    continue;
-                }
-                let mut seen = 0;
-                for x in Bitboard(changed) {
-                    if kind.lines(x) & stay != 0 {
-                        seen |= kind.attacks(x, o_old);
-                    }
-                }
-                for s in Bitboard(seen & stay) {
-                    let a = kind.attacks(s, o_old);
-                    let b = kind.attacks(s, o_new);
-                    counts[ci(color)].sub(a & !b);
-                    counts[ci(color)].add(b & !a);
-                }
-            }
+            restretch(old, new, color, diff, &mut counts[ci(color)]);
         }
         self.board = *new;
         debug_assert_eq!(
@@ -572,6 +579,33 @@ impl Tally {
             Tally::new(*new).counts,
             "incremental influence"
         );
+    }
+
+    /// [`Tally::change_to`] for a cascade round: the pieces on `turning` join
+    /// `mover` on `new`, keeping their roles. Only a slider changing colour
+    /// changes what the sliders that stay see (each colour's own sliders of a
+    /// kind are transparent to it; any other piece blocks both colours).
+    #[inline]
+    fn convert(&mut self, new: &Board, turning: u64, mover: Color) {
+        let old = self.board;
+        for sq in Bitboard(turning) {
+            let bit = 1u64 << sq as u32;
+            let role = Role::ALL
+                .into_iter()
+                .find(|&r| old.roles[ri(r)] & bit != 0)
+                .expect("a piece turns");
+            self.counts[ci(!mover)].sub(old.influence_set(sq, !mover, role));
+            self.counts[ci(mover)].add(new.influence_set(sq, mover, role));
+        }
+        let sliders =
+            old.roles[ri(Role::Bishop)] | old.roles[ri(Role::Rook)] | old.roles[ri(Role::Queen)];
+        if turning & sliders != 0 {
+            for color in [Color::Black, Color::White] {
+                restretch(&old, new, color, turning, &mut self.counts[ci(color)]);
+            }
+        }
+        self.board = *new;
+        debug_assert_eq!(self.counts, Tally::new(*new).counts, "converted influence");
     }
 
     /// The king steps of `g`'s king that leave it not overly persuaded where it
@@ -584,6 +618,13 @@ impl Tally {
     fn king_steps(&self, g: &Guard, us: Color) -> u64 {
         let k = g.k;
         let around = attacks::king_attacks(k).0;
+        // None of their sliders counted on the king: lifting it gives them
+        // nothing, and where they count nothing the king is safe.
+        let theirs = self.counts[ci(!us)].0;
+        let touched = theirs.iter().fold(0, |t, p| t | p);
+        if g.rays[1] == [0, 0] && around & touched == 0 {
+            return around;
+        }
         let mut ours = self.counts[ci(us)];
         let mut them = self.counts[ci(!us)];
         ours.sub(around);
@@ -616,7 +657,7 @@ impl Tally {
             if turning.count_ones() > RECOUNT_ABOVE {
                 *self = Tally::new(next);
             } else {
-                self.change_to(&next, turning);
+                self.convert(&next, turning, mover);
             }
             converted |= turning;
         }
@@ -767,7 +808,7 @@ pub fn overly_persuaded(pos: &Position<Pacifist>, color: Color) -> Bitboard {
 /// `noisy_only` keeps promotions and moves that convert more than the pieces
 /// any move would convert anyway. `out` may be a counter: perft's last ply then
 /// counts the moves that need no judging with one popcount per piece.
-fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool) {
+fn generate<S: Sink>(pos: &Position<Pacifist>, out: &mut S, noisy_only: bool) {
     let us = pos.turn();
     let tally = Tally::of(pos);
     let base = tally.board;
@@ -780,7 +821,30 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
         Some(k) if !noisy_only => Some(base.guard(k, us)),
         _ => None,
     };
-    let related = safe_king.map_or(!0, |g| base.footprint(g.k));
+    // With nothing of theirs counted on that king, a move of ours other than
+    // the king's can give them influence there only by leaving a square on a
+    // line through it that holds one of their sliders of the line's kind
+    // (arriving adds none to them; then ours do not matter): only those
+    // squares of the footprint are related. A bulk count takes that; a list
+    // keeps the footprint order for the search.
+    let related = match safe_king {
+        None => !0,
+        Some(g) if S::BULK && g.them() == 0 => {
+            let mut open = 0;
+            for kind in [RayKind::Orthogonal, RayKind::Diagonal] {
+                for s in Bitboard(kind.lines(g.k) & base.sliders(!us, kind)) {
+                    open |= attacks::ray(g.k, s).0;
+                }
+            }
+            let king = 1u64 << g.k as u32;
+            if open == 0 {
+                king
+            } else {
+                (open & base.footprint(g.k)) | king
+            }
+        }
+        Some(g) => base.footprint(g.k),
+    };
     let king_sure = safe_king.map_or(0, |g| tally.king_steps(&g, us) & empty);
     // The arrival squares where a move of the piece (`role`) on `from` leaves
     // that king safe before the cascade, hence legal unjudged (see `consider`).
@@ -889,7 +953,44 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
             consider(out, mv, Role::Pawn);
         }
     };
-    for from in Bitboard(base.pieces(Role::Pawn, us)) {
+    let mut pawns = base.pieces(Role::Pawn, us);
+    if S::BULK {
+        if let Some(g) = safe_king {
+            // Pawns off the footprint share one sure set (see `sure`): their
+            // steps are counted together, the others judged one by one.
+            let free = pawns & !related;
+            pawns &= related;
+            let sure = !g.risky(Role::Pawn);
+            let ahead = |set: u64| match us {
+                Color::White => set << 8,
+                Color::Black => set >> 8,
+            };
+            let one = ahead(free) & empty;
+            let two = ahead(one & passed) & empty;
+            let promoting = one & Bitboard::from_rank(last).0;
+            let one = one & !promoting;
+            out.add_all((one | two) & sure);
+            let back = |to: Square, by: i32| to.offset(-by).expect("a pawn behind");
+            for to in Bitboard(one & !sure) {
+                consider(
+                    out,
+                    Move::new(MoveKind::Normal, back(to, forward), to),
+                    Role::Pawn,
+                );
+            }
+            for to in Bitboard(two & !sure) {
+                let mv = Move::new(MoveKind::DoublePush, back(to, 2 * forward), to);
+                consider(out, mv, Role::Pawn);
+            }
+            for to in Bitboard(promoting) {
+                for promo in PROMOTIONS {
+                    let mv = Move::new(MoveKind::Normal, back(to, forward), to);
+                    pawn_move(out, mv.with_promotion(promo), sure);
+                }
+            }
+        }
+    }
+    for from in Bitboard(pawns) {
         let Some(one) = from.offset(forward) else {
             continue;
         };
@@ -937,9 +1038,64 @@ fn generate(pos: &Position<Pacifist>, out: &mut impl MoveSink, noisy_only: bool)
             },
             |_| true,
         );
+        // The destination is judged by the counts as they stand: castling
+        // leaves the enemy influence there as it was and ours no smaller. Only
+        // the back-rank walks from it see the changed squares; the one towards
+        // the corner met our rook (counted, and no enemy piece beyond it) and
+        // now meets nothing, the other stopped at our king (a non-slider,
+        // counting nothing) and now meets our rook, counted too, with the walk
+        // going on through it. The king's start square is no king or knight
+        // step from the destination, and the cascade only helps us.
         for &mv in &castles.moves[..castles.len] {
-            consider(out, mv, Role::King);
+            if persuaded[ci(us)] & (1u64 << mv.to as u32) == 0 {
+                out.push(mv);
+            } else {
+                consider(out, mv, Role::King);
+            }
         }
+    }
+}
+
+/// Where [`generate`] puts moves: a list, or perft's bulk count, which takes
+/// sets of moves at once (`add_all`, one per target square) and so may be
+/// given moves in any order.
+trait Sink: MoveSink {
+    const BULK: bool;
+
+    /// One move to each square of `targets` (only when `BULK`).
+    #[inline]
+    fn add_all(&mut self, targets: u64) {
+        let _ = targets;
+        unreachable!("only bulk sinks take sets");
+    }
+}
+
+impl Sink for MoveList {
+    const BULK: bool = false;
+}
+
+/// Perft's bulk count.
+#[derive(Default)]
+struct Bulk(u64);
+
+impl MoveSink for Bulk {
+    #[inline]
+    fn push(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
+
+    #[inline]
+    fn push_all(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += targets.count() as u64;
+    }
+}
+
+impl Sink for Bulk {
+    const BULK: bool = true;
+
+    #[inline]
+    fn add_all(&mut self, targets: u64) {
+        self.0 += targets.count_ones() as u64;
     }
 }
 
@@ -1031,7 +1187,7 @@ impl Variant for Pacifist {
     }
 
     fn count_legal_moves(pos: &Position<Self>, _buf: &mut MoveList) -> u64 {
-        let mut counter = MoveCounter::default();
+        let mut counter = Bulk::default();
         generate(pos, &mut counter, false);
         counter.0
     }
@@ -1069,9 +1225,24 @@ impl Variant for Pacifist {
     /// (done by `play_base`) and on any conversion (rule 7). The counts of the
     /// result are kept for the next ply.
     fn play(pos: &mut Position<Self>, mv: Move) {
+        let parent = pos.state().0;
+        let before = Board::of(pos);
         pos.play_base(mv);
         let mover = !pos.turn();
-        let mut tally = Tally::new(Board::of(pos));
+        let board = Board::of(pos);
+        // The move changes no piece of the other side (nothing is captured),
+        // so their counts change only along their rays through the squares
+        // it emptied or filled: those are updated, the mover's counted afresh.
+        let mut tally = if parent.board.same(&before) {
+            let mut counts = parent.counts;
+            counts[ci(mover)] = board.influence_counter(mover);
+            let diff = before.occ() ^ board.occ();
+            restretch(&before, &board, !mover, diff, &mut counts[ci(!mover)]);
+            Tally { board, counts }
+        } else {
+            Tally::new(board)
+        };
+        debug_assert_eq!(tally.counts, Tally::new(board).counts, "played counts");
         let (converted, _) = tally.cascade(mover);
         if converted != 0 {
             for sq in Bitboard(converted) {
@@ -1178,6 +1349,43 @@ impl Variant for Pacifist {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shortcuts taken by perft's bulk count and by the carried tally agree
+    /// with the move list and a fresh count on random games from busy
+    /// positions.
+    #[test]
+    fn bulk_count_and_carried_tally_on_random_games() {
+        let mut seed: u64 = 0x5eed_0fb0_bca7;
+        let mut positions = 0;
+        for start in [
+            Pacifist::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r2q1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 9",
+        ] {
+            for _ in 0..40 {
+                let mut p = crate::fen::parse::<Pacifist>(start).expect("fen");
+                for _ in 0..80 {
+                    let mut moves = MoveList::new();
+                    Pacifist::legal_moves(&p, &mut moves);
+                    let counted = Pacifist::count_legal_moves(&p, &mut MoveList::new());
+                    assert_eq!(counted, moves.len() as u64, "{}", crate::fen::format(&p));
+                    positions += 1;
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    crate::game::play(&mut p, moves[((seed >> 33) % moves.len() as u64) as usize]);
+                    let carried = p.state().0;
+                    assert!(carried.board.same(&Board::of(&p)));
+                    assert_eq!(carried.counts, Tally::new(Board::of(&p)).counts);
+                }
+            }
+        }
+        assert!(positions > 4000, "{positions}");
+        println!("{positions} positions");
+    }
 
     #[test]
     fn counter_counts_and_compares() {
