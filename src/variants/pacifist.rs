@@ -13,7 +13,7 @@ use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
 use super::{best_two, validate_pawn_ranks, value_of, Variant};
 use crate::game::Outcome;
-use crate::movegen::MoveSink;
+use crate::movegen::{MoveCounter, MoveSink};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{castle_side, rook_file, Position};
 
@@ -1075,22 +1075,7 @@ impl Sink for MoveList {
 }
 
 /// Perft's bulk count.
-#[derive(Default)]
-struct Bulk(u64);
-
-impl MoveSink for Bulk {
-    #[inline]
-    fn push(&mut self, _mv: Move) {
-        self.0 += 1;
-    }
-
-    #[inline]
-    fn push_all(&mut self, _from: Square, targets: Bitboard) {
-        self.0 += targets.count() as u64;
-    }
-}
-
-impl Sink for Bulk {
+impl Sink for MoveCounter {
     const BULK: bool = true;
 
     #[inline]
@@ -1187,7 +1172,7 @@ impl Variant for Pacifist {
     }
 
     fn count_legal_moves(pos: &Position<Self>, _buf: &mut MoveList) -> u64 {
-        let mut counter = Bulk::default();
+        let mut counter = MoveCounter::default();
         generate(pos, &mut counter, false);
         counter.0
     }
