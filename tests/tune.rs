@@ -77,6 +77,9 @@ fn odd_weights() -> Weights {
     w.passed_blocked = next();
     w.king_open_files = next();
     w.outpost = next();
+    for c in &mut w.safe_check {
+        *c = next();
+    }
     w
 }
 

@@ -78,6 +78,7 @@ pub fn rust_source(p: &[S], base: &Weights) -> String {
     ] {
         let _ = writeln!(out, "    {name}: {},", s(v));
     }
+    let _ = writeln!(out, "    safe_check: [{}],", list(&w.safe_check).join(", "));
     let attack: Vec<String> = w.king_attack.iter().map(|a| a.to_string()).collect();
     let _ = writeln!(out, "    king_attack: [{}],", attack.join(", "));
     let _ = writeln!(out, "}};");
