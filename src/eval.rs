@@ -395,13 +395,35 @@ pub fn trace<V: Variant>(pos: &Position<V>, w: &Weights) -> EvalTrace {
         white_to_move: pos.turn() == Color::White,
         ..EvalTrace::default()
     };
-    let (_, pw, white) = side_terms(pos, Color::White, w, &mut t);
-    let (_, pb, black) = side_terms(pos, Color::Black, w, &mut t);
-    threats(pos, Color::White, &white, &black, w, &mut t);
-    threats(pos, Color::Black, &black, &white, w, &mut t);
-    t.phase = (pw + pb).min(24);
+    t.phase = both_sides(pos, w, &mut t).1;
     t.compact();
     t
+}
+
+/// The single-pair fields of [`Weights`], each with its name and parameter
+/// index, in declaration order: the one list that [`params_of`],
+/// [`weights_of`] and the tuner's printer go through.
+#[rustfmt::skip]
+pub fn scalar_weights(w: &mut Weights) -> [(&'static str, usize, &mut S); 17] {
+    [
+        ("isolated", param::ISOLATED, &mut w.isolated),
+        ("doubled", param::DOUBLED, &mut w.doubled),
+        ("rook_open_file", param::ROOK_OPEN_FILE, &mut w.rook_open_file),
+        ("rook_semi_open_file", param::ROOK_SEMI_OPEN_FILE, &mut w.rook_semi_open_file),
+        ("bishop_pair", param::BISHOP_PAIR, &mut w.bishop_pair),
+        ("king_shield", param::KING_SHIELD, &mut w.king_shield),
+        ("supported", param::SUPPORTED, &mut w.supported),
+        ("phalanx", param::PHALANX, &mut w.phalanx),
+        ("passed_own_king", param::PASSED_OWN_KING, &mut w.passed_own_king),
+        ("passed_their_king", param::PASSED_THEIR_KING, &mut w.passed_their_king),
+        ("threat_by_pawn", param::THREAT_BY_PAWN, &mut w.threat_by_pawn),
+        ("threat_by_minor", param::THREAT_BY_MINOR, &mut w.threat_by_minor),
+        ("threat_by_rook", param::THREAT_BY_ROOK, &mut w.threat_by_rook),
+        ("hanging", param::HANGING, &mut w.hanging),
+        ("passed_blocked", param::PASSED_BLOCKED, &mut w.passed_blocked),
+        ("king_open_files", param::KING_OPEN_FILES, &mut w.king_open_files),
+        ("outpost", param::OUTPOST, &mut w.outpost),
+    ]
 }
 
 /// The parameter vector of the current tables and `w` (indexed by [`param`]).
@@ -415,23 +437,10 @@ pub fn params_of(w: &Weights) -> Vec<S> {
     }
     p[param::MOBILITY..param::MOBILITY + 4].copy_from_slice(&w.mobility);
     p[param::PASSED..param::PASSED + 8].copy_from_slice(&w.passed);
-    p[param::ISOLATED] = w.isolated;
-    p[param::DOUBLED] = w.doubled;
-    p[param::ROOK_OPEN_FILE] = w.rook_open_file;
-    p[param::ROOK_SEMI_OPEN_FILE] = w.rook_semi_open_file;
-    p[param::BISHOP_PAIR] = w.bishop_pair;
-    p[param::KING_SHIELD] = w.king_shield;
-    p[param::SUPPORTED] = w.supported;
-    p[param::PHALANX] = w.phalanx;
-    p[param::PASSED_OWN_KING] = w.passed_own_king;
-    p[param::PASSED_THEIR_KING] = w.passed_their_king;
-    p[param::THREAT_BY_PAWN] = w.threat_by_pawn;
-    p[param::THREAT_BY_MINOR] = w.threat_by_minor;
-    p[param::THREAT_BY_ROOK] = w.threat_by_rook;
-    p[param::HANGING] = w.hanging;
-    p[param::PASSED_BLOCKED] = w.passed_blocked;
-    p[param::KING_OPEN_FILES] = w.king_open_files;
-    p[param::OUTPOST] = w.outpost;
+    let mut w = w.clone();
+    for (_, index, value) in scalar_weights(&mut w) {
+        p[index] = *value;
+    }
     p[param::SAFE_CHECK..param::SAFE_CHECK + 4].copy_from_slice(&w.safe_check);
     p
 }
@@ -444,23 +453,9 @@ pub fn weights_of(p: &[S], base: &Weights) -> Weights {
         .copy_from_slice(&p[param::MOBILITY..param::MOBILITY + 4]);
     w.passed
         .copy_from_slice(&p[param::PASSED..param::PASSED + 8]);
-    w.isolated = p[param::ISOLATED];
-    w.doubled = p[param::DOUBLED];
-    w.rook_open_file = p[param::ROOK_OPEN_FILE];
-    w.rook_semi_open_file = p[param::ROOK_SEMI_OPEN_FILE];
-    w.bishop_pair = p[param::BISHOP_PAIR];
-    w.king_shield = p[param::KING_SHIELD];
-    w.supported = p[param::SUPPORTED];
-    w.phalanx = p[param::PHALANX];
-    w.passed_own_king = p[param::PASSED_OWN_KING];
-    w.passed_their_king = p[param::PASSED_THEIR_KING];
-    w.threat_by_pawn = p[param::THREAT_BY_PAWN];
-    w.threat_by_minor = p[param::THREAT_BY_MINOR];
-    w.threat_by_rook = p[param::THREAT_BY_ROOK];
-    w.hanging = p[param::HANGING];
-    w.passed_blocked = p[param::PASSED_BLOCKED];
-    w.king_open_files = p[param::KING_OPEN_FILES];
-    w.outpost = p[param::OUTPOST];
+    for (_, index, value) in scalar_weights(&mut w) {
+        *value = p[index];
+    }
     w.safe_check
         .copy_from_slice(&p[param::SAFE_CHECK..param::SAFE_CHECK + 4]);
     w
@@ -521,8 +516,6 @@ pub fn front_span(sq: Square, color: Color) -> Bitboard {
 struct Attacks {
     all: Bitboard,
     pawns: Bitboard,
-    minors: Bitboard,
-    rooks: Bitboard,
     /// Per knight, bishop, rook, queen.
     by_piece: [Bitboard; 4],
 }
@@ -571,11 +564,6 @@ fn side_terms<V: Variant, T: Trace>(
                 let att = attacks::attacks(sq, role.of(color), occ);
                 seen.all |= att;
                 seen.by_piece[i - 1] |= att;
-                match role {
-                    Role::Knight | Role::Bishop => seen.minors |= att,
-                    Role::Rook => seen.rooks |= att,
-                    _ => {}
-                }
                 let mob = (att & safe).count() as i32 - MOBILITY_CENTER[i - 1];
                 score += w.mobility[i - 1] * mob;
                 t.add(color, param::MOBILITY + i - 1, mob);
@@ -704,14 +692,15 @@ fn threats<V: Variant, T: Trace>(
     let queens = them & pos.by_role(Role::Queen);
     let majors = queens | (them & pos.by_role(Role::Rook));
     let pieces = majors | (them & (pos.by_role(Role::Knight) | pos.by_role(Role::Bishop)));
+    let [knights, bishops, rooks, _] = ours.by_piece;
     let targets = [
         (ours.pawns & pieces, w.threat_by_pawn, param::THREAT_BY_PAWN),
         (
-            ours.minors & majors,
+            (knights | bishops) & majors,
             w.threat_by_minor,
             param::THREAT_BY_MINOR,
         ),
-        (ours.rooks & queens, w.threat_by_rook, param::THREAT_BY_ROOK),
+        (rooks & queens, w.threat_by_rook, param::THREAT_BY_ROOK),
         (
             ours.all & !theirs.all & them & !pos.by_role(Role::King),
             w.hanging,
@@ -776,29 +765,19 @@ pub fn weights_for<V: Variant>() -> &'static Weights {
     }
 }
 
+/// Both sides' terms: White's minus Black's, and the game phase (0 to 24).
+fn both_sides<V: Variant, T: Trace>(pos: &Position<V>, w: &Weights, t: &mut T) -> (S, i32) {
+    let (mut total, pw, white) = side_terms(pos, Color::White, w, t);
+    let (black, pb, black_attacks) = side_terms(pos, Color::Black, w, t);
+    total -= black;
+    total += threats(pos, Color::White, &white, &black_attacks, w, t);
+    total -= threats(pos, Color::Black, &black_attacks, &white, w, t);
+    (total, (pw + pb).min(24))
+}
+
 /// The shared evaluation from White's view, tapered by game phase.
 pub fn shared_terms<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
-    let (white, pw, white_attacks) = side_terms(pos, Color::White, w, &mut NoTrace);
-    let (black, pb, black_attacks) = side_terms(pos, Color::Black, w, &mut NoTrace);
-    let mut total = white;
-    total -= black;
-    total += threats(
-        pos,
-        Color::White,
-        &white_attacks,
-        &black_attacks,
-        w,
-        &mut NoTrace,
-    );
-    total -= threats(
-        pos,
-        Color::Black,
-        &black_attacks,
-        &white_attacks,
-        w,
-        &mut NoTrace,
-    );
-    let phase = (pw + pb).min(24);
+    let (total, phase) = both_sides(pos, w, &mut NoTrace);
     (total.0 * phase + total.1 * (24 - phase)) / 24
 }
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::eval::{param, weights_of, Weights, S};
+use crate::eval::{param, scalar_weights, weights_of, Weights, S};
 
 const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 
@@ -48,7 +48,7 @@ pub fn rust_source(p: &[S], base: &Weights) -> String {
     out.push('\n');
     pst(&mut out, "PST_EG", p, eg);
     out.push('\n');
-    let w = weights_of(p, base);
+    let mut w = weights_of(p, base);
     let list = |v: &[S]| v.iter().map(|&x| s(x)).collect::<Vec<_>>();
     let _ = writeln!(out, "pub const DEFAULT_WEIGHTS: Weights = Weights {{");
     let _ = writeln!(out, "    mobility: [{}],", list(&w.mobility).join(", "));
@@ -57,26 +57,8 @@ pub fn rust_source(p: &[S], base: &Weights) -> String {
         let _ = writeln!(out, "        {v},");
     }
     let _ = writeln!(out, "    ],");
-    for (name, v) in [
-        ("isolated", w.isolated),
-        ("doubled", w.doubled),
-        ("rook_open_file", w.rook_open_file),
-        ("rook_semi_open_file", w.rook_semi_open_file),
-        ("bishop_pair", w.bishop_pair),
-        ("king_shield", w.king_shield),
-        ("supported", w.supported),
-        ("phalanx", w.phalanx),
-        ("passed_own_king", w.passed_own_king),
-        ("passed_their_king", w.passed_their_king),
-        ("threat_by_pawn", w.threat_by_pawn),
-        ("threat_by_minor", w.threat_by_minor),
-        ("threat_by_rook", w.threat_by_rook),
-        ("hanging", w.hanging),
-        ("passed_blocked", w.passed_blocked),
-        ("king_open_files", w.king_open_files),
-        ("outpost", w.outpost),
-    ] {
-        let _ = writeln!(out, "    {name}: {},", s(v));
+    for (name, _, v) in scalar_weights(&mut w) {
+        let _ = writeln!(out, "    {name}: {},", s(*v));
     }
     let _ = writeln!(out, "    safe_check: [{}],", list(&w.safe_check).join(", "));
     let attack: Vec<String> = w.king_attack.iter().map(|a| a.to_string()).collect();
