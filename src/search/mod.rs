@@ -239,10 +239,12 @@ pub fn search<V: Variant>(
             scope.spawn(move || {
                 let mut worker = Worker::<V>::new(id, shared, limits, tm, history, options, moves);
                 worker.iterate(pos, &mut |_| {});
+                shared.history.put(worker.heur);
             });
         }
         let mut worker = Worker::<V>::new(0, shared, limits, tm, history, options, moves);
         let result = worker.iterate(pos, report);
+        shared.history.put(worker.heur);
         wait_while_infinite(limits, shared);
         shared.stop.store(true, Ordering::Relaxed);
         result
@@ -574,7 +576,6 @@ impl<'a, V: Variant> Worker<'a, V> {
             .nodes
             .fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
-        self.shared.history.put(std::mem::take(&mut self.heur));
 
         // An interrupted iteration may have scrambled the order; use the last
         // completed one. If none completed (time ran out during depth 1), take
