@@ -469,14 +469,69 @@ fn table_index(sq: Square, color: Color) -> usize {
     }
 }
 
-/// Squares attacked by `color`'s pawns.
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+const RANK_1: Bitboard = Bitboard(0xff);
+
+/// Each square of `b` one file towards h (nothing wraps round the edge).
+#[inline]
+fn east(b: Bitboard) -> Bitboard {
+    Bitboard((b.0 & !FILE_H) << 1)
+}
+
+/// Each square of `b` one file towards a (nothing wraps round the edge).
+#[inline]
+fn west(b: Bitboard) -> Bitboard {
+    Bitboard((b.0 & !FILE_A) >> 1)
+}
+
+/// The squares beside (same rank, adjacent file) any square of `b`.
+#[inline]
+fn beside(b: Bitboard) -> Bitboard {
+    east(b) | west(b)
+}
+
+/// `b` with every square north of its squares.
+#[inline]
+fn north_fill(b: u64) -> u64 {
+    let b = b | b << 8;
+    let b = b | b << 16;
+    b | b << 32
+}
+
+/// `b` with every square south of its squares.
+#[inline]
+fn south_fill(b: u64) -> u64 {
+    let b = b | b >> 8;
+    let b = b | b >> 16;
+    b | b >> 32
+}
+
+/// The whole files of the squares of `b`.
+#[inline]
+fn file_fill(b: Bitboard) -> Bitboard {
+    Bitboard(south_fill(north_fill(b.0)))
+}
+
+/// The squares that have a square of `b` strictly ahead of them on their file,
+/// ahead as `color` sees it. With the enemy pawns, a square outside this set
+/// and the [`beside`] set of it has an empty [`front_span`].
+#[inline]
+fn behind(b: Bitboard, color: Color) -> Bitboard {
+    Bitboard(match color {
+        Color::White => south_fill(b.0 >> 8),
+        Color::Black => north_fill(b.0 << 8),
+    })
+}
+
+/// Squares attacked by `color`'s pawns: all pawns at once, shifted diagonally.
 #[inline]
 fn pawn_attacks_of(pawns: Bitboard, color: Color) -> Bitboard {
-    let mut out = Bitboard::EMPTY;
-    for sq in pawns {
-        out |= attacks::pawn_attacks(color, sq);
+    let sides = beside(pawns);
+    match color {
+        Color::White => Bitboard(sides.0 << 8),
+        Color::Black => Bitboard(sides.0 >> 8),
     }
-    out
 }
 
 /// Files adjacent to `file` (as a bitboard of whole files).
@@ -521,24 +576,30 @@ struct Attacks {
 }
 
 /// Interaction-free terms of one side: material, tables, mobility, pawns,
-/// rooks, bishop pair, king safety. Returns (score, phase contribution, the
+/// rooks, bishop pair, king safety. `pawn_attacks` are the squares the two
+/// sides' pawns attack, by colour. Returns (score, phase contribution, the
 /// side's attacks).
+///
+/// Terms that only ask which squares hold what (pawn structure, outposts,
+/// rook files) are counted on whole bitboards; only the tables, the piece
+/// attacks and the rare passed pawns go square by square.
 fn side_terms<V: Variant, T: Trace>(
     pos: &Position<V>,
     color: Color,
+    pawn_attacks: [Bitboard; 2],
     w: &Weights,
     t: &mut T,
 ) -> (S, i32, Attacks) {
     let occ = pos.occupied();
     let own_pawns = pos.by_piece(color.pawn());
     let their_pawns = pos.by_piece((!color).pawn());
-    let safe = !pos.by_color(color) & !pawn_attacks_of(their_pawns, !color);
+    let own_pawn_attacks = pawn_attacks[color as usize];
+    let safe = !pos.by_color(color) & !pawn_attacks[!color as usize];
     let enemy_king_zone = match pos.king_of(!color) {
         Some(k) => attacks::king_attacks(k).with(k),
         None => Bitboard::EMPTY,
     };
     let (material_mg, material_eg, pst_mg, pst_eg) = tables::<V>();
-    let own_pawn_attacks = pawn_attacks_of(own_pawns, color);
     let mut seen = Attacks {
         all: own_pawn_attacks,
         pawns: own_pawn_attacks,
@@ -548,107 +609,111 @@ fn side_terms<V: Variant, T: Trace>(
     let their_king = pos.king_of(!color);
     let mut score = S(0, 0);
     let mut phase = 0;
+    for (i, role) in Role::ALL.into_iter().enumerate() {
+        let pieces = pos.by_piece(role.of(color));
+        let n = pieces.count() as i32;
+        score += S(material_mg[i], material_eg[i]) * n;
+        t.add(color, param::MATERIAL + i, n);
+        phase += PHASE[i] * n;
+        for sq in pieces {
+            let idx = table_index(sq, color);
+            score += S(pst_mg[i][idx], pst_eg[i][idx]);
+            t.add(color, param::PST + 64 * i + idx, 1);
+        }
+    }
+
     let mut attack_units = 0;
     let mut attackers = 0;
-    for (i, role) in Role::ALL.into_iter().enumerate() {
+    for (piece, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .into_iter()
+        .enumerate()
+    {
         for sq in pos.by_piece(role.of(color)) {
-            let idx = table_index(sq, color);
-            score += S(
-                material_mg[i] + pst_mg[i][idx],
-                material_eg[i] + pst_eg[i][idx],
-            );
-            t.add(color, param::MATERIAL + i, 1);
-            t.add(color, param::PST + 64 * i + idx, 1);
-            phase += PHASE[i];
-            if (1..=4).contains(&i) {
-                let att = attacks::attacks(sq, role.of(color), occ);
-                seen.all |= att;
-                seen.by_piece[i - 1] |= att;
-                let mob = (att & safe).count() as i32 - MOBILITY_CENTER[i - 1];
-                score += w.mobility[i - 1] * mob;
-                t.add(color, param::MOBILITY + i - 1, mob);
-                if (att & enemy_king_zone).any() {
-                    attack_units += w.king_attack[i - 1] * (att & enemy_king_zone).count() as i32;
-                    attackers += 1;
-                }
-            }
-            match role {
-                Role::Pawn => {
-                    let file = Bitboard::from_file(sq.file());
-                    if (front_span(sq, color) & their_pawns).is_empty() {
-                        let rank = color.relative_rank(sq.rank()) as usize;
-                        score += w.passed[rank];
-                        t.add(color, param::PASSED + rank, 1);
-                        let scale = rank.saturating_sub(2) as i32;
-                        let ahead = if color == Color::White { 8 } else { -8 };
-                        if let Some(front) = sq.offset(ahead).filter(|_| scale > 0) {
-                            if occ.contains(front) {
-                                score += w.passed_blocked * scale;
-                                t.add(color, param::PASSED_BLOCKED, scale);
-                            }
-                            for (king, weight, index) in [
-                                (own_king, w.passed_own_king, param::PASSED_OWN_KING),
-                                (their_king, w.passed_their_king, param::PASSED_THEIR_KING),
-                            ] {
-                                if let Some(k) = king {
-                                    let n = k.distance(front) as i32 * scale;
-                                    score += weight * n;
-                                    t.add(color, index, n);
-                                }
-                            }
-                        }
-                    }
-                    if (attacks::pawn_attacks(!color, sq) & own_pawns).any() {
-                        score += w.supported;
-                        t.add(color, param::SUPPORTED, 1);
-                    }
-                    if (adjacent_files(sq.file()) & Bitboard::from_rank(sq.rank()) & own_pawns)
-                        .any()
-                    {
-                        score += w.phalanx;
-                        t.add(color, param::PHALANX, 1);
-                    }
-                    if (adjacent_files(sq.file()) & own_pawns).is_empty() {
-                        score += w.isolated;
-                        t.add(color, param::ISOLATED, 1);
-                    }
-                    if (front_span(sq, color) & file & own_pawns).any() {
-                        score += w.doubled;
-                        t.add(color, param::DOUBLED, 1);
-                    }
-                }
-                Role::Knight | Role::Bishop => {
-                    let rank = color.relative_rank(sq.rank()) as usize;
-                    if (3..=5).contains(&rank)
-                        && (attacks::pawn_attacks(!color, sq) & own_pawns).any()
-                        && (front_span(sq, color) & adjacent_files(sq.file()) & their_pawns)
-                            .is_empty()
-                    {
-                        score += w.outpost;
-                        t.add(color, param::OUTPOST, 1);
-                    }
-                }
-                Role::Rook => {
-                    let file = Bitboard::from_file(sq.file());
-                    if (file & own_pawns).is_empty() {
-                        if (file & their_pawns).is_empty() {
-                            score += w.rook_open_file;
-                            t.add(color, param::ROOK_OPEN_FILE, 1);
-                        } else {
-                            score += w.rook_semi_open_file;
-                            t.add(color, param::ROOK_SEMI_OPEN_FILE, 1);
-                        }
-                    }
-                }
-                _ => {}
+            let att = attacks::attacks(sq, role.of(color), occ);
+            seen.all |= att;
+            seen.by_piece[piece] |= att;
+            let mob = (att & safe).count() as i32 - MOBILITY_CENTER[piece];
+            score += w.mobility[piece] * mob;
+            t.add(color, param::MOBILITY + piece, mob);
+            if (att & enemy_king_zone).any() {
+                attack_units += w.king_attack[piece] * (att & enemy_king_zone).count() as i32;
+                attackers += 1;
             }
         }
     }
+
+    // Pawn structure. A pawn is passed when no enemy pawn stands ahead of it on
+    // its file or an adjacent one.
+    let own_files = file_fill(own_pawns);
+    let their_files = file_fill(their_pawns);
+    let enemy_ahead = behind(their_pawns, color);
+    let enemy_ahead_beside = beside(enemy_ahead);
+    for sq in own_pawns & !enemy_ahead & !enemy_ahead_beside {
+        let rank = color.relative_rank(sq.rank()) as usize;
+        score += w.passed[rank];
+        t.add(color, param::PASSED + rank, 1);
+        let scale = rank.saturating_sub(2) as i32;
+        let ahead = if color == Color::White { 8 } else { -8 };
+        if let Some(front) = sq.offset(ahead).filter(|_| scale > 0) {
+            if occ.contains(front) {
+                score += w.passed_blocked * scale;
+                t.add(color, param::PASSED_BLOCKED, scale);
+            }
+            for (king, weight, index) in [
+                (own_king, w.passed_own_king, param::PASSED_OWN_KING),
+                (their_king, w.passed_their_king, param::PASSED_THEIR_KING),
+            ] {
+                if let Some(k) = king {
+                    let n = k.distance(front) as i32 * scale;
+                    score += weight * n;
+                    t.add(color, index, n);
+                }
+            }
+        }
+    }
+    // Knights and bishops on the fourth to sixth rank.
+    let outpost_ranks = Bitboard(match color {
+        Color::White => 0x0000_ffff_ff00_0000,
+        Color::Black => 0x0000_00ff_ffff_0000,
+    });
+    let minors = pos.by_piece(color.knight()) | pos.by_piece(color.bishop());
+    let rooks = pos.by_piece(color.rook());
+    let counted = [
+        (own_pawns & own_pawn_attacks, w.supported, param::SUPPORTED),
+        (own_pawns & beside(own_pawns), w.phalanx, param::PHALANX),
+        (own_pawns & !beside(own_files), w.isolated, param::ISOLATED),
+        (
+            own_pawns & behind(own_pawns, color),
+            w.doubled,
+            param::DOUBLED,
+        ),
+        (
+            minors & outpost_ranks & own_pawn_attacks & !enemy_ahead_beside,
+            w.outpost,
+            param::OUTPOST,
+        ),
+        (
+            rooks & !own_files & !their_files,
+            w.rook_open_file,
+            param::ROOK_OPEN_FILE,
+        ),
+        (
+            rooks & !own_files & their_files,
+            w.rook_semi_open_file,
+            param::ROOK_SEMI_OPEN_FILE,
+        ),
+    ];
+    for (set, weight, index) in counted {
+        let n = set.count() as i32;
+        score += weight * n;
+        t.add(color, index, n);
+    }
+
     if pos.by_piece(color.bishop()).more_than_one() {
         score += w.bishop_pair;
         t.add(color, param::BISHOP_PAIR, 1);
     }
-    if let Some(k) = pos.king_of(color) {
+    if let Some(k) = own_king {
         // Shield: own pawns one or two ranks in front of the king, on its file
         // and the adjacent ones.
         let near = Bitboard::from_rank(k.rank()).shift(if color == Color::White { 8 } else { -8 })
@@ -657,14 +722,10 @@ fn side_terms<V: Variant, T: Trace>(
         let n = shield.count().min(3) as i32;
         score += w.king_shield * n;
         t.add(color, param::KING_SHIELD, n);
-        let files = Bitboard::from_file(k.file()) | adjacent_files(k.file());
-        let open = File::ALL
-            .iter()
-            .filter(|&&f| {
-                let file = Bitboard::from_file(f);
-                (file & files).any() && (file & own_pawns).is_empty()
-            })
-            .count() as i32;
+        // Files of the king and beside it without an own pawn.
+        let king_files = file_fill(Bitboard::from_square(k));
+        let king_files = king_files | beside(king_files);
+        let open = (king_files & !own_files & RANK_1).count() as i32;
         score += w.king_open_files * open;
         t.add(color, param::KING_OPEN_FILES, open);
         seen.all |= attacks::king_attacks(k);
@@ -767,8 +828,12 @@ pub fn weights_for<V: Variant>() -> &'static Weights {
 
 /// Both sides' terms: White's minus Black's, and the game phase (0 to 24).
 fn both_sides<V: Variant, T: Trace>(pos: &Position<V>, w: &Weights, t: &mut T) -> (S, i32) {
-    let (mut total, pw, white) = side_terms(pos, Color::White, w, t);
-    let (black, pb, black_attacks) = side_terms(pos, Color::Black, w, t);
+    let pawn_attacks = [
+        pawn_attacks_of(pos.by_piece(Color::Black.pawn()), Color::Black),
+        pawn_attacks_of(pos.by_piece(Color::White.pawn()), Color::White),
+    ];
+    let (mut total, pw, white) = side_terms(pos, Color::White, pawn_attacks, w, t);
+    let (black, pb, black_attacks) = side_terms(pos, Color::Black, pawn_attacks, w, t);
     total -= black;
     total += threats(pos, Color::White, &white, &black_attacks, w, t);
     total -= threats(pos, Color::Black, &black_attacks, &white, w, t);
