@@ -599,7 +599,7 @@ fn side_terms<V: Variant, T: Trace>(
         Some(k) => attacks::king_attacks(k).with(k),
         None => Bitboard::EMPTY,
     };
-    let (material_mg, material_eg, pst_mg, pst_eg) = tables::<V>();
+    let values = tables::<V>();
     let mut seen = Attacks {
         all: own_pawn_attacks,
         pawns: own_pawn_attacks,
@@ -610,15 +610,12 @@ fn side_terms<V: Variant, T: Trace>(
     let mut score = S(0, 0);
     let mut phase = 0;
     for (i, role) in Role::ALL.into_iter().enumerate() {
-        let pieces = pos.by_piece(role.of(color));
-        let n = pieces.count() as i32;
-        score += S(material_mg[i], material_eg[i]) * n;
-        t.add(color, param::MATERIAL + i, n);
-        phase += PHASE[i] * n;
-        for sq in pieces {
+        for sq in pos.by_piece(role.of(color)) {
             let idx = table_index(sq, color);
-            score += S(pst_mg[i][idx], pst_eg[i][idx]);
+            score += values[i][idx];
+            t.add(color, param::MATERIAL + i, 1);
             t.add(color, param::PST + 64 * i + idx, 1);
+            phase += PHASE[i];
         }
     }
 
@@ -794,25 +791,48 @@ fn threats<V: Variant, T: Trace>(
     score
 }
 
+/// Material plus piece-square value per role and table index, middlegame and
+/// endgame side by side: one lookup per piece in the evaluation.
+type PieceValues = [[S; 64]; 6];
+
+const fn piece_values(
+    material_mg: &[i32; 6],
+    material_eg: &[i32; 6],
+    pst_mg: &[[i32; 64]; 6],
+    pst_eg: &[[i32; 64]; 6],
+) -> PieceValues {
+    let mut out = [[S(0, 0); 64]; 6];
+    let mut role = 0;
+    while role < 6 {
+        let mut idx = 0;
+        while idx < 64 {
+            out[role][idx] = S(
+                material_mg[role] + pst_mg[role][idx],
+                material_eg[role] + pst_eg[role][idx],
+            );
+            idx += 1;
+        }
+        role += 1;
+    }
+    out
+}
+
+const TUNED_PIECE_VALUES: PieceValues = piece_values(&MATERIAL_MG, &MATERIAL_EG, &PST_MG, &PST_EG);
+const HAND_SET_PIECE_VALUES: PieceValues = piece_values(
+    &hand_set::MATERIAL_MG,
+    &hand_set::MATERIAL_EG,
+    &hand_set::PST_MG,
+    &hand_set::PST_EG,
+);
+
 /// Material and piece-square tables of variant `V`: Texel-tuned for standard
 /// chess ([`Variant::TUNED_EVAL`]), hand-set for the others.
 #[inline]
-#[allow(clippy::type_complexity)]
-fn tables<V: Variant>() -> (
-    &'static [i32; 6],
-    &'static [i32; 6],
-    &'static [[i32; 64]; 6],
-    &'static [[i32; 64]; 6],
-) {
+fn tables<V: Variant>() -> &'static PieceValues {
     if V::TUNED_EVAL {
-        (&MATERIAL_MG, &MATERIAL_EG, &PST_MG, &PST_EG)
+        &TUNED_PIECE_VALUES
     } else {
-        (
-            &hand_set::MATERIAL_MG,
-            &hand_set::MATERIAL_EG,
-            &hand_set::PST_MG,
-            &hand_set::PST_EG,
-        )
+        &HAND_SET_PIECE_VALUES
     }
 }
 
@@ -849,7 +869,7 @@ pub fn shared_terms<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
 /// Material + piece-square score from White's view, tapered by game phase
 /// (kept for variants that want only the material picture).
 pub fn material_pst<V: Variant>(pos: &Position<V>) -> i32 {
-    let (material_mg, material_eg, pst_mg, pst_eg) = tables::<V>();
+    let values = tables::<V>();
     let mut mg = 0;
     let mut eg = 0;
     let mut phase = 0;
@@ -857,9 +877,9 @@ pub fn material_pst<V: Variant>(pos: &Position<V>) -> i32 {
         let sign = if color == Color::White { 1 } else { -1 };
         for (i, role) in Role::ALL.into_iter().enumerate() {
             for sq in pos.by_piece(role.of(color)) {
-                let idx = table_index(sq, color);
-                mg += sign * (material_mg[i] + pst_mg[i][idx]);
-                eg += sign * (material_eg[i] + pst_eg[i][idx]);
+                let S(value_mg, value_eg) = values[i][table_index(sq, color)];
+                mg += sign * value_mg;
+                eg += sign * value_eg;
                 phase += PHASE[i];
             }
         }
