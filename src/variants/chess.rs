@@ -2,7 +2,7 @@
 //! names it. It is also the model for the other variants.
 
 use super::Variant;
-use crate::movegen;
+use crate::movegen::{self, Legality, Stage};
 use crate::moves::MoveList;
 use crate::position::Position;
 
@@ -19,5 +19,12 @@ impl Variant for Chess {
 
     fn count_legal_moves(pos: &Position<Self>, _buf: &mut MoveList) -> u64 {
         movegen::count_legal_chess(pos)
+    }
+
+    /// Generated directly rather than filtered from every legal move: the
+    /// generator's noisy stage yields exactly the moves `is_noisy` accepts, in
+    /// the same order, without building the quiet ones.
+    fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
+        movegen::generate(pos, out, Legality::Legal, Stage::Noisy);
     }
 }
