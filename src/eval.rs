@@ -583,6 +583,7 @@ struct Attacks {
 /// Terms that only ask which squares hold what (pawn structure, outposts,
 /// rook files) are counted on whole bitboards; only the tables, the piece
 /// attacks and the rare passed pawns go square by square.
+#[inline(always)]
 fn side_terms<V: Variant, T: Trace>(
     pos: &Position<V>,
     color: Color,
@@ -738,6 +739,7 @@ fn side_terms<V: Variant, T: Trace>(
 
 /// What `color`'s attacks threaten: enemy pieces attacked by a lesser piece,
 /// and enemy pieces attacked and not defended.
+#[inline(always)]
 fn threats<V: Variant, T: Trace>(
     pos: &Position<V>,
     color: Color,
@@ -847,6 +849,7 @@ pub fn weights_for<V: Variant>() -> &'static Weights {
 }
 
 /// Both sides' terms: White's minus Black's, and the game phase (0 to 24).
+#[inline(always)]
 fn both_sides<V: Variant, T: Trace>(pos: &Position<V>, w: &Weights, t: &mut T) -> (S, i32) {
     let pawn_attacks = [
         pawn_attacks_of(pos.by_piece(Color::Black.pawn()), Color::Black),
@@ -861,7 +864,29 @@ fn both_sides<V: Variant, T: Trace>(pos: &Position<V>, w: &Weights, t: &mut T) -
 }
 
 /// The shared evaluation from White's view, tapered by game phase.
+///
+/// Counting squares (`Bitboard::count`) is a good part of the evaluation, and
+/// the portable x86-64 build has no population-count instruction for it: where
+/// the CPU has one, a copy of the evaluation compiled to use it runs instead.
 pub fn shared_terms<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has POPCNT, as just checked.
+        return unsafe { shared_terms_popcnt(pos, w) };
+    }
+    shared_terms_portable(pos, w)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn shared_terms_popcnt<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
+    shared_terms_portable(pos, w)
+}
+
+/// Inlined, with everything it calls, into each caller, so that the POPCNT
+/// copy counts with the instruction throughout.
+#[inline(always)]
+fn shared_terms_portable<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
     let (total, phase) = both_sides(pos, w, &mut NoTrace);
     (total.0 * phase + total.1 * (24 - phase)) / 24
 }
