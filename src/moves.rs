@@ -36,13 +36,31 @@ pub enum MoveKind {
 }
 
 /// A move of any variant. `extra` is variant payload; 0 means "none".
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug)]
 pub struct Move {
     pub kind: MoveKind,
     pub from: Square,
     pub to: Square,
     pub promotion: Option<Role>,
     pub extra: u64,
+}
+
+/// Equality compares the four one-byte fields as one word, not field by field:
+/// move ordering compares every move with the killers and the counter move.
+impl PartialEq for Move {
+    #[inline]
+    fn eq(&self, other: &Move) -> bool {
+        self.base_code() == other.base_code() && self.extra == other.extra
+    }
+}
+
+impl Eq for Move {}
+
+impl std::hash::Hash for Move {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.base_code().hash(state);
+        self.extra.hash(state);
+    }
 }
 
 impl Default for Move {
@@ -81,6 +99,17 @@ impl Move {
     pub const fn with_extra(mut self, extra: u64) -> Move {
         self.extra = extra;
         self
+    }
+
+    /// Kind, from, to and promotion in one number (equal exactly when all four are).
+    #[inline]
+    fn base_code(self) -> u32 {
+        u32::from_le_bytes([
+            self.kind as u8,
+            self.from as u8,
+            self.to as u8,
+            self.promotion.map_or(0, |r| r as u8),
+        ])
     }
 
     #[inline]
