@@ -867,18 +867,20 @@ fn both_sides<V: Variant, T: Trace>(pos: &Position<V>, w: &Weights, t: &mut T) -
 ///
 /// Counting squares (`Bitboard::count`) is a good part of the evaluation, and
 /// the portable x86-64 build has no population-count instruction for it: where
-/// the CPU has one, a copy of the evaluation compiled to use it runs instead.
+/// the CPU has one, a copy of the evaluation compiled to use it (and BMI1's
+/// one-instruction "clear the lowest square" for the square loops) runs instead.
 pub fn shared_terms<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the CPU has POPCNT, as just checked.
+    if std::arch::is_x86_feature_detected!("popcnt") && std::arch::is_x86_feature_detected!("bmi1")
+    {
+        // SAFETY: the CPU has POPCNT and BMI1, as just checked.
         return unsafe { shared_terms_popcnt(pos, w) };
     }
     shared_terms_portable(pos, w)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
+#[target_feature(enable = "popcnt,bmi1")]
 fn shared_terms_popcnt<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
     shared_terms_portable(pos, w)
 }
