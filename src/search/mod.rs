@@ -771,6 +771,22 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
 
+        // ProbCut: a good capture that beats beta by a margin in a shallow
+        // search almost surely beats beta at full depth too.
+        if V::SEE && !pv_node && !in_check && !verifying && depth >= 5 && beta.abs() < MATE_BOUND {
+            let raised = beta + 200;
+            let hopeless = tt_entry
+                .is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < raised);
+            if !hopeless {
+                if let Some(s) = self.probcut(pos, depth, raised, static_eval, ply) {
+                    return s;
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
+        }
+
         let mut moves = std::mem::take(&mut self.move_buf[ply]);
         let mut scores = std::mem::take(&mut self.score_buf[ply]);
         let mut quiets = std::mem::take(&mut self.quiet_buf[ply]);
@@ -935,6 +951,51 @@ impl<'a, V: Variant> Worker<'a, V> {
             );
         }
         best_score
+    }
+
+    /// ProbCut's captures: the first whose exchange gains enough to lift the
+    /// static eval to `raised` and that holds `raised` in quiescence and then in
+    /// a search 4 plies shallower gives the node's (lower-bound) score.
+    fn probcut(
+        &mut self,
+        pos: &Position<V>,
+        depth: i32,
+        raised: i32,
+        static_eval: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let mut captures = std::mem::take(&mut self.move_buf[ply]);
+        captures.clear();
+        V::noisy_moves(pos, &mut captures);
+        let mut result = None;
+        self.keys.push(pos.key());
+        for &mv in captures.iter() {
+            if !see::see_ge(pos, mv, raised - static_eval) {
+                continue;
+            }
+            let mut child = *pos;
+            game::play(&mut child, mv);
+            self.nodes += 1;
+            self.unflushed += 1;
+            self.played[ply] = (mv, PieceTo::of(pos, mv));
+            let mut s = -self.qsearch(&child, -raised, -raised + 1, ply + 1, 0);
+            if s >= raised && !self.stopped {
+                s = -self.negamax(&child, depth - 4, -raised, -raised + 1, ply + 1, false);
+            }
+            if self.stopped {
+                break;
+            }
+            if s >= raised {
+                self.shared
+                    .tt
+                    .store(pos.key(), mv, score_to_tt(s, ply), depth - 3, Bound::Lower);
+                result = Some(s);
+                break;
+            }
+        }
+        self.keys.pop();
+        self.move_buf[ply] = captures;
+        result
     }
 
     /// The moves that led to the node at `ply`, for its move ordering.
