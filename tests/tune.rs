@@ -80,6 +80,9 @@ fn odd_weights() -> Weights {
     for c in &mut w.safe_check {
         *c = next();
     }
+    w.king_attack_quad = next();
+    w.king_attack_lin = next();
+    w.pawn_storm = next();
     w
 }
 
