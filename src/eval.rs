@@ -552,6 +552,17 @@ fn behind(b: Bitboard, color: Color) -> Bitboard {
     })
 }
 
+/// Ranks `first..=last`, numbered 1-8 from `color`'s own side.
+#[inline]
+fn relative_ranks(color: Color, first: u32, last: u32) -> Bitboard {
+    let white = (first..=last).fold(0u64, |b, r| b | RANK_1.0 << (8 * (r - 1)));
+    Bitboard(match color {
+        Color::White => white,
+        // One byte per rank: reversing the bytes mirrors the board.
+        Color::Black => white.swap_bytes(),
+    })
+}
+
 /// Squares attacked by `color`'s pawns: all pawns at once, shifted diagonally.
 #[inline]
 fn pawn_attacks_of(pawns: Bitboard, color: Color) -> Bitboard {
@@ -698,10 +709,7 @@ fn side_terms<V: Variant, T: Trace>(
         }
     }
     // Knights and bishops on the fourth to sixth rank.
-    let outpost_ranks = Bitboard(match color {
-        Color::White => 0x0000_ffff_ff00_0000,
-        Color::Black => 0x0000_00ff_ffff_0000,
-    });
+    let outpost_ranks = relative_ranks(color, 4, 6);
     let minors = pos.by_piece(color.knight()) | pos.by_piece(color.bishop());
     let rooks = pos.by_piece(color.rook());
     let counted = [
@@ -754,13 +762,8 @@ fn side_terms<V: Variant, T: Trace>(
         let open = (king_files & !own_files & RANK_1).count() as i32;
         score += w.king_open_files * open;
         t.add(color, param::KING_OPEN_FILES, open);
-        // Third to fifth rank from our side.
-        let storm_ranks = Bitboard(if color == Color::White {
-            0x0000_00ff_ffff_0000
-        } else {
-            0x0000_ffff_ff00_0000
-        });
-        let storm = (king_files & storm_ranks & their_pawns).count() as i32;
+        // Their pawns on the king's files, third to fifth rank from our side.
+        let storm = (king_files & relative_ranks(color, 3, 5) & their_pawns).count() as i32;
         score += w.pawn_storm * storm;
         t.add(color, param::PAWN_STORM, storm);
         seen.all |= attacks::king_attacks(k);
