@@ -5,7 +5,7 @@
 //! 2. [`variants`]: one file per rulebook, behind the [`variants::Variant`] trait;
 //! 3. engine: [`perft`], [`eval`], [`search`], [`bench`];
 //! 4. front ends: [`uci`], and `main.rs` for the command line; [`tune`] fits the
-//!    evaluation weights to self-play games.
+//!    evaluation weights to self-play games, [`train`] the chess network ([`nnue`]).
 
 pub mod bench;
 pub mod cli;
@@ -14,10 +14,12 @@ pub mod fen;
 pub mod game;
 pub mod movegen;
 pub mod moves;
+pub mod nnue;
 pub mod perft;
 pub mod position;
 pub mod search;
 pub mod tournament;
+pub mod train;
 pub mod tune;
 pub mod uci;
 pub mod variants;

@@ -1,11 +1,11 @@
-//! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`, `tune`.
+//! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`, `tune`, `train`.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 use turncoat::variants::VariantKind;
-use turncoat::{bench, cli, tournament, tune};
+use turncoat::{bench, cli, tournament, train, tune};
 
 #[derive(Parser)]
 #[command(
@@ -36,6 +36,9 @@ enum Command {
     /// Texel-tune the standard-chess evaluation on self-play PGN games; prints
     /// the tuned tables and weights as Rust source to paste into src/eval.rs.
     Tune(tune::TuneArgs),
+    /// Train the standard-chess network on labelled positions
+    /// (scripts/label_positions.py); writes src/nnue/chess.net by default.
+    Train(train::TrainArgs),
     /// Combine the PGN files of match shards into one Elo / pentanomial report.
     MatchMerge(tournament::merge::MergeArgs),
     /// A scripted UCI engine used by the match runner's tests.
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth, variant }) => bench::run(variant, depth).map(|_| ()),
         Some(Command::Match(args)) => tournament::cli::run(*args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Train(args)) => train::run(&args),
         Some(Command::MatchMerge(args)) => tournament::merge::run(args),
         Some(Command::FakeEngine(args)) => tournament::fake::run(args),
     };

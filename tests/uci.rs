@@ -126,6 +126,7 @@ fn handshake_lists_options_and_variants() {
         "option name Clear Hash type button",
         "option name Ponder type check default false",
         "option name UCI_Variant type combo default chess var chess",
+        "option name Use NNUE type check default false",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(opt)),
@@ -156,6 +157,39 @@ fn position_moves_and_display() {
     let lines = e.until("Checkers:", 5 * SEC);
     assert!(lines.iter().any(|l| l.starts_with("Key: ")));
     assert!(lines.iter().any(|l| l.contains("| R |")));
+}
+
+/// `eval` prints both evaluations, White's view, mirrored exactly when the
+/// colours are; `Use NNUE` switches the search to the network and still plays.
+#[test]
+fn eval_command_and_use_nnue_option() {
+    let mut e = Uci::start();
+    let mut evals = |e: &mut Uci, fen: &str| -> Vec<f64> {
+        e.send(&format!("position fen {fen}"));
+        e.send("eval");
+        let lines = e.until("NNUE evaluation", 5 * SEC);
+        let hand = lines
+            .iter()
+            .find(|l| l.starts_with("Hand-written evaluation "))
+            .expect("hand-written line");
+        [hand, lines.last().expect("nnue line")]
+            .iter()
+            .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+            .collect()
+    };
+    // White a knight up, then the same with colours swapped: opposite signs.
+    let white = evals(&mut e, "4k3/pppp4/8/8/8/8/PPPP4/4KN2 w - - 0 1");
+    let black = evals(&mut e, "4kn2/pppp4/8/8/8/8/PPPP4/4K3 b - - 0 1");
+    assert!(white[0] > 1.5 && white[1] > 1.5, "{white:?}");
+    assert_eq!(black[1], -white[1]);
+    e.send("setoption name Use NNUE value true");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (_, best) = e.bestmove(30 * SEC);
+    assert_eq!(best.len(), 4);
+    e.send("setoption name Use NNUE value maybe");
+    let lines = e.until("info string", 5 * SEC);
+    assert!(lines.last().unwrap().contains("true or false"), "{lines:?}");
 }
 
 #[test]

@@ -19,6 +19,7 @@ use shakmaty::{Color, Role};
 use crate::eval;
 use crate::game::{self, Outcome};
 use crate::moves::{Move, MoveList};
+use crate::nnue::AccumulatorStack;
 use crate::position::Position;
 use crate::variants::Variant;
 
@@ -105,6 +106,8 @@ pub struct Options {
     pub move_overhead: u64,
     /// Use the variant's own evaluation terms (UCI `VariantEval`).
     pub variant_eval: bool,
+    /// Evaluate with the variant's network where it has one (UCI `Use NNUE`).
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -114,6 +117,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead: 10,
             variant_eval: true,
+            use_nnue: false,
         }
     }
 }
@@ -378,6 +382,8 @@ struct Worker<'a, V: Variant> {
     /// which the next plies' ordering reads.
     played: Vec<(Move, PieceTo)>,
     root_moves: Vec<RootMove>,
+    /// The network's accumulators, when the variant has a network and it is on.
+    nnue: Option<AccumulatorStack>,
     _variant: std::marker::PhantomData<V>,
 }
 
@@ -423,6 +429,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     seldepth: 0,
                 })
                 .collect(),
+            nnue: (V::NNUE && options.use_nnue).then(|| AccumulatorStack::new(MAX_PLY + 2)),
             _variant: std::marker::PhantomData,
         }
     }
@@ -690,6 +697,15 @@ impl<'a, V: Variant> Worker<'a, V> {
         false
     }
 
+    /// The static evaluation from the side to move's view: the network where
+    /// there is one, else the hand-written evaluation.
+    fn evaluate(&mut self, pos: &Position<V>, ply: usize) -> i32 {
+        match &mut self.nnue {
+            Some(stack) => stack.evaluate(&pos.piece_boards(), pos.turn(), ply),
+            None => eval::evaluate(pos, self.options.variant_eval),
+        }
+    }
+
     fn negamax(
         &mut self,
         pos: &Position<V>,
@@ -745,7 +761,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         let static_eval = if in_check {
             -INF
         } else {
-            eval::evaluate(pos, self.options.variant_eval)
+            self.evaluate(pos, ply)
         };
 
         if !pv_node && !in_check && !verifying {
@@ -1036,7 +1052,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
         self.seldepth = self.seldepth.max(ply as u32);
         if ply >= MAX_PLY {
-            return eval::evaluate(pos, self.options.variant_eval);
+            return self.evaluate(pos, ply);
         }
         if pos.halfmoves() >= 100 {
             return 0;
@@ -1065,7 +1081,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             best_score = -INF;
             stand_pat = -INF;
         } else {
-            stand_pat = eval::evaluate(pos, self.options.variant_eval);
+            stand_pat = self.evaluate(pos, ply);
             if stand_pat >= beta {
                 self.move_buf[ply] = moves;
                 self.score_buf[ply] = scores;

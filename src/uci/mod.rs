@@ -12,7 +12,6 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use crate::fen;
 use crate::game::Game;
 use crate::perft;
 use crate::position::Position;
@@ -20,6 +19,7 @@ use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{self, HistoryStore, Info, Limits, Score, Shared};
 use crate::variants::{Variant, VariantKind};
 use crate::with_variant;
+use crate::{eval, fen, nnue};
 
 use options::{Effect, EngineOptions};
 
@@ -169,6 +169,7 @@ impl Engine {
                 return false;
             }
             "d" => self.display(),
+            "eval" => self.static_eval(),
             "perft" => self.perft(args),
             _ => error(&format!("unknown command '{line}'")),
         }
@@ -283,6 +284,35 @@ impl Engine {
         }
     }
 
+    /// `eval` (as Stockfish): the static evaluations of the current position,
+    /// White's view, in pawns: the hand-written one and, where the variant has
+    /// one, the network's.
+    fn static_eval(&self) {
+        let text = with_variant!(self.position.variant, V => {
+            self.position.game::<V>().map(|game| {
+                let pos = &game.pos;
+                let white = |s: i32| if pos.turn() == shakmaty::Color::White { s } else { -s };
+                let mut s = format!(
+                    "Hand-written evaluation {:+.2} (white side)",
+                    white(eval::evaluate(pos, self.options.variant_eval)) as f64 / 100.0
+                );
+                if V::NNUE {
+                    let net = nnue::Network::shipped();
+                    let acc = nnue::Accumulator::from_boards(net, &pos.piece_boards());
+                    s.push_str(&format!(
+                        "\nNNUE evaluation {:+.2} (white side)",
+                        white(net.evaluate(&acc, pos.turn())) as f64 / 100.0
+                    ));
+                }
+                s
+            })
+        });
+        match text {
+            Ok(t) => t.lines().for_each(send),
+            Err(e) => error(&e),
+        }
+    }
+
     fn perft(&self, args: &[&str]) {
         let depth = match args.first().map(|d| d.parse::<u32>()) {
             Some(Ok(d)) if (1..=20).contains(&d) => d,
@@ -326,6 +356,7 @@ impl Engine {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
             variant_eval: self.options.variant_eval,
+            use_nnue: self.options.use_nnue,
         };
         let shared = Arc::new(Shared::with_history(
             Arc::clone(&self.tt),

@@ -15,6 +15,8 @@ pub struct EngineOptions {
     pub ponder: bool,
     pub variant: VariantKind,
     pub variant_eval: bool,
+    /// Evaluate standard chess with the network (UCI `Use NNUE`, as Stockfish).
+    pub use_nnue: bool,
 }
 
 impl Default for EngineOptions {
@@ -27,6 +29,7 @@ impl Default for EngineOptions {
             ponder: false,
             variant: VariantKind::Chess,
             variant_eval: true,
+            use_nnue: false,
         }
     }
 }
@@ -72,6 +75,7 @@ pub fn declarations() -> Vec<String> {
         "option name Ponder type check default false".to_string(),
         variants,
         "option name VariantEval type check default true".to_string(),
+        "option name Use NNUE type check default false".to_string(),
     ]
 }
 
@@ -137,6 +141,10 @@ impl EngineOptions {
             }
             "varianteval" => {
                 self.variant_eval = check(name, value)?;
+                Ok(Effect::None)
+            }
+            "use nnue" => {
+                self.use_nnue = check(name, value)?;
                 Ok(Effect::None)
             }
             "uci_variant" => {

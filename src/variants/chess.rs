@@ -15,6 +15,8 @@ impl Variant for Chess {
     const SEE: bool = true;
     /// The Texel-tuned evaluation was fitted to standard chess games.
     const TUNED_EVAL: bool = true;
+    /// The network was trained on standard chess positions.
+    const NNUE: bool = true;
     type State = ();
 
     fn count_legal_moves(pos: &Position<Self>, _buf: &mut MoveList) -> u64 {

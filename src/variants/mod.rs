@@ -43,6 +43,9 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// Does the shared evaluation use the Texel-tuned material, tables and
     /// weights (fitted to standard chess games) rather than the hand-set ones?
     const TUNED_EVAL: bool = false;
+    /// Is the position evaluated by the chess network (src/nnue.rs) when the
+    /// `Use NNUE` option is on? Only where the network was trained: chess.
+    const NNUE: bool = false;
 
     /// Extra state beyond chess (FEN 7th field); `()` when there is none.
     type State: Copy + Clone + Default + Debug + PartialEq + Eq + Hash + Send + Sync;
