@@ -397,20 +397,8 @@ fn gain_estimate_counts_conversions_twice() {
 /// The colour-mirrored FEN (ranks reversed, colours and side to move swapped).
 fn mirror(fen_str: &str) -> String {
     let f: Vec<&str> = fen_str.split(' ').collect();
-    let swap = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
-    };
-    let board: Vec<&str> = f[0].split('/').rev().collect();
     let side = if f[1] == "w" { "b" } else { "w" };
-    format!("{} {side} - - 0 1", swap(&board.join("/")))
+    format!("{} {side} - - 0 1", common::flip_board(f[0]))
 }
 
 #[test]

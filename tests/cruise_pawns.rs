@@ -659,21 +659,7 @@ fn evaluation_counts_a_double_threat_against_the_mover() {
 /// swapped, missile squares mirrored); castling and en passant must be `-`.
 fn mirror(f: &str) -> String {
     let fields: Vec<&str> = f.split_whitespace().collect();
-    let board: Vec<String> = fields[0]
-        .split('/')
-        .rev()
-        .map(|r| {
-            r.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let board = common::flip_board(fields[0]);
     let flip = |sqs: &str| -> String {
         sqs.as_bytes()
             .chunks(2)
@@ -688,7 +674,7 @@ fn mirror(f: &str) -> String {
         _ => "-".to_string(),
     };
     let side = if fields[1] == "w" { "b" } else { "w" };
-    format!("{} {side} - - 0 1 {missile}", board.join("/"))
+    format!("{board} {side} - - 0 1 {missile}")
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! scratch, and the evaluation is colour-symmetric (a position and its mirror
 //! image with colours and turn swapped score the same for the side to move).
 
+mod common;
+
 use turncoat::fen;
 use turncoat::moves::MoveList;
 use turncoat::nnue::{Accumulator, AccumulatorStack, Network};
@@ -20,25 +22,9 @@ fn from_scratch(pos: &Position<Chess>) -> i32 {
 /// Flips the board vertically, swaps colours and the side to move.
 fn colour_flipped(fen_str: &str) -> String {
     let mut fields = fen_str.split_whitespace();
-    let board: Vec<String> = fields
-        .next()
-        .unwrap()
-        .split('/')
-        .rev()
-        .map(|rank| {
-            rank.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let board = common::flip_board(fields.next().unwrap());
     let turn = if fields.next() == Some("w") { "b" } else { "w" };
-    format!("{} {turn} - - 0 1", board.join("/"))
+    format!("{board} {turn} - - 0 1")
 }
 
 #[test]

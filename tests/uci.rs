@@ -126,7 +126,7 @@ fn handshake_lists_options_and_variants() {
         "option name Clear Hash type button",
         "option name Ponder type check default false",
         "option name UCI_Variant type combo default chess var chess",
-        "option name Use NNUE type check default false",
+        "option name Use NNUE type check default true",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(opt)),
@@ -164,7 +164,7 @@ fn position_moves_and_display() {
 #[test]
 fn eval_command_and_use_nnue_option() {
     let mut e = Uci::start();
-    let mut evals = |e: &mut Uci, fen: &str| -> Vec<f64> {
+    let evals = |e: &mut Uci, fen: &str| -> Vec<f64> {
         e.send(&format!("position fen {fen}"));
         e.send("eval");
         let lines = e.until("NNUE evaluation", 5 * SEC);

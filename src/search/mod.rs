@@ -117,7 +117,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead: 10,
             variant_eval: true,
-            use_nnue: false,
+            use_nnue: true,
         }
     }
 }

@@ -29,7 +29,7 @@ impl Default for EngineOptions {
             ponder: false,
             variant: VariantKind::Chess,
             variant_eval: true,
-            use_nnue: false,
+            use_nnue: true,
         }
     }
 }
@@ -75,7 +75,7 @@ pub fn declarations() -> Vec<String> {
         "option name Ponder type check default false".to_string(),
         variants,
         "option name VariantEval type check default true".to_string(),
-        "option name Use NNUE type check default false".to_string(),
+        "option name Use NNUE type check default true".to_string(),
     ]
 }
 

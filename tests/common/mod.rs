@@ -156,3 +156,24 @@ pub fn run_turncoat(args: &[&str]) -> (bool, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// The FEN board field seen from the other side: ranks in reverse order, colours
+/// swapped (for colour-symmetry tests of the evaluations).
+pub fn flip_board(board: &str) -> String {
+    let ranks: Vec<String> = board
+        .split('/')
+        .rev()
+        .map(|rank| {
+            rank.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    ranks.join("/")
+}
