@@ -4,10 +4,12 @@
 use std::sync::Arc;
 
 use turncoat::fen;
+use turncoat::moves::MoveList;
 use turncoat::position::Position;
 use turncoat::search::tt::TranspositionTable;
 use turncoat::search::{self, Limits, Score, Shared};
 use turncoat::variants::chess::Chess;
+use turncoat::variants::Variant;
 
 fn search(fen_str: &str, limits: Limits) -> (String, Score) {
     let pos: Position<Chess> = fen::parse(fen_str).expect("valid FEN");
@@ -91,10 +93,18 @@ fn does_not_walk_into_a_fork() {
     let mut after: Position<Chess> = fen::parse(fen_str).expect("valid");
     let mv = turncoat::game::find_move(&after, &best).expect("legal");
     turncoat::game::play(&mut after, mv);
-    assert!(
-        turncoat::game::find_move(&after, "b4c2").is_none_or(|_| best.starts_with('a')),
-        "{best} allows the fork"
-    );
+    // No Black reply takes the rook, or checks while attacking it (a fork).
+    let mut replies = MoveList::new();
+    Chess::legal_moves(&after, &mut replies);
+    for reply in replies {
+        let mut next = after;
+        turncoat::game::play(&mut next, reply);
+        let rook = next.by_role(shakmaty::Role::Rook);
+        assert!(!rook.is_empty(), "{best} drops the rook");
+        let forked = !next.checkers().is_empty()
+            && !(shakmaty::attacks::knight_attacks(reply.to) & rook).is_empty();
+        assert!(!forked, "{best} allows the fork");
+    }
     assert!(matches!(score, Score::Cp(cp) if cp > 100), "{score:?}");
 }
 
