@@ -24,6 +24,9 @@ use std::sync::OnceLock;
 
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
+use crate::position::Position;
+use crate::variants::Variant;
+
 pub const INPUTS: usize = 768;
 pub const HIDDEN: usize = 256;
 pub const QA: i32 = 255;
@@ -109,6 +112,12 @@ impl Network {
         })
     }
 
+    /// Centipawns from the side to move's view, the sums made from scratch
+    /// (`eval`, tests); the search keeps them in an `AccumulatorStack`.
+    pub fn evaluate_board(&self, boards: &PieceBoards, turn: Color) -> i32 {
+        self.evaluate(&Accumulator::from_boards(self, boards), turn)
+    }
+
     /// Centipawns from the side to move's view.
     pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> i32 {
         let (us, them) = (&acc.v[turn as usize], &acc.v[!turn as usize]);
@@ -162,15 +171,32 @@ pub struct Accumulator {
     v: [[i16; HIDDEN]; 2],
 }
 
+/// The 12 piece bitboards of a board, the form the accumulator reads and diffs:
+/// index `piece_of` order, White's pawn to king, then Black's.
+pub type PieceBoards = [Bitboard; 12];
+
+pub fn piece_of(index: usize) -> Piece {
+    Piece {
+        color: Color::from_white(index < 6),
+        role: Role::ALL[index % 6],
+    }
+}
+
+/// The network's view of a position.
+#[inline]
+pub fn piece_boards<V: Variant>(pos: &Position<V>) -> PieceBoards {
+    std::array::from_fn(|i| pos.by_piece(piece_of(i)))
+}
+
 impl Accumulator {
-    /// The sums from scratch for the pieces `pieces` yields.
-    pub fn new(net: &Network, pieces: impl Iterator<Item = (Piece, Bitboard)>) -> Accumulator {
+    /// The sums from scratch.
+    pub fn from_boards(net: &Network, boards: &PieceBoards) -> Accumulator {
         let mut acc = Accumulator {
             v: [net.b1, net.b1],
         };
-        for (piece, squares) in pieces {
+        for (i, &squares) in boards.iter().enumerate() {
             for sq in squares {
-                acc.add(net, piece, sq);
+                acc.add(net, piece_of(i), sq);
             }
         }
         acc
@@ -194,25 +220,6 @@ impl Accumulator {
                 *a -= w;
             }
         }
-    }
-}
-
-/// The 12 piece bitboards of a board, the form the accumulator reads and diffs.
-pub type PieceBoards = [Bitboard; 12];
-
-pub fn piece_of(index: usize) -> Piece {
-    Piece {
-        color: Color::from_white(index < 6),
-        role: Role::ALL[index % 6],
-    }
-}
-
-impl Accumulator {
-    pub fn from_boards(net: &Network, boards: &PieceBoards) -> Accumulator {
-        Accumulator::new(
-            net,
-            boards.iter().enumerate().map(|(i, &b)| (piece_of(i), b)),
-        )
     }
 
     /// Brings `self`, the sums of `from`, to those of `to` by the squares that

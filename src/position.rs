@@ -123,27 +123,6 @@ impl<V: Variant> Position<V> {
     pub fn by_piece(&self, piece: Piece) -> Bitboard {
         self.by_role(piece.role) & self.by_color(piece.color)
     }
-    /// The 12 (colour, role) bitboards, White's pawn to king then Black's: the
-    /// network's view of the board (`nnue::PieceBoards`).
-    #[inline]
-    pub fn piece_boards(&self) -> [Bitboard; 12] {
-        let (white, black) = (self.by_color(Color::White), self.by_color(Color::Black));
-        let r = self.by_role;
-        [
-            r[0] & white,
-            r[1] & white,
-            r[2] & white,
-            r[3] & white,
-            r[4] & white,
-            r[5] & white,
-            r[0] & black,
-            r[1] & black,
-            r[2] & black,
-            r[3] & black,
-            r[4] & black,
-            r[5] & black,
-        ]
-    }
     #[inline]
     pub fn us(&self) -> Bitboard {
         self.by_color(self.turn)

@@ -6,17 +6,13 @@ mod common;
 
 use turncoat::fen;
 use turncoat::moves::MoveList;
-use turncoat::nnue::{Accumulator, AccumulatorStack, Network};
+use turncoat::nnue::{self, AccumulatorStack, Network};
 use turncoat::position::Position;
 use turncoat::variants::chess::Chess;
 use turncoat::variants::Variant;
 
 fn from_scratch(pos: &Position<Chess>) -> i32 {
-    let net = Network::shipped();
-    net.evaluate(
-        &Accumulator::from_boards(net, &pos.piece_boards()),
-        pos.turn(),
-    )
+    Network::shipped().evaluate_board(&nnue::piece_boards(pos), pos.turn())
 }
 
 /// Flips the board vertically, swaps colours and the side to move.
@@ -44,7 +40,7 @@ fn incremental_matches_scratch_on_random_games() {
         for ply in 0..60 {
             // The stack at this ply holds a sibling or a stale line: both must
             // be brought to this exact board.
-            let got = stack.evaluate(&pos.piece_boards(), pos.turn(), ply % 63);
+            let got = stack.evaluate(&nnue::piece_boards(&pos), pos.turn(), ply % 63);
             assert_eq!(got, from_scratch(&pos), "{}", fen::format(&pos));
             checked += 1;
             moves.clear();

@@ -19,7 +19,7 @@ use shakmaty::{Color, Role};
 use crate::eval;
 use crate::game::{self, Outcome};
 use crate::moves::{Move, MoveList};
-use crate::nnue::AccumulatorStack;
+use crate::nnue::{self, AccumulatorStack};
 use crate::position::Position;
 use crate::variants::Variant;
 
@@ -701,7 +701,7 @@ impl<'a, V: Variant> Worker<'a, V> {
     /// there is one, else the hand-written evaluation.
     fn evaluate(&mut self, pos: &Position<V>, ply: usize) -> i32 {
         match &mut self.nnue {
-            Some(stack) => stack.evaluate(&pos.piece_boards(), pos.turn(), ply),
+            Some(stack) => stack.evaluate(&nnue::piece_boards(pos), pos.turn(), ply),
             None => eval::evaluate(pos, self.options.variant_eval),
         }
     }

@@ -298,10 +298,10 @@ impl Engine {
                 );
                 if V::NNUE {
                     let net = nnue::Network::shipped();
-                    let acc = nnue::Accumulator::from_boards(net, &pos.piece_boards());
+                    let score = net.evaluate_board(&nnue::piece_boards(pos), pos.turn());
                     s.push_str(&format!(
                         "\nNNUE evaluation {:+.2} (white side)",
-                        white(net.evaluate(&acc, pos.turn())) as f64 / 100.0
+                        white(score) as f64 / 100.0
                     ));
                 }
                 s
