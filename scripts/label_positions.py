@@ -66,7 +66,7 @@ def main():
         writer = threading.Thread(target=feed)
         writer.start()
         values = []
-        last = (None, "")
+        last = None
         ready = False
         while True:
             line = sf.stdout.readline()
@@ -77,12 +77,11 @@ def main():
                 values.append(None if field == "none" else round(float(field) * 100))
             elif line.startswith("info") and " score " in line and "bound" not in line:
                 score = line.split(" score ")[1].split()
-                last = (int(score[1]) if score[0] == "cp" else None, line)
+                last = int(score[1]) if score[0] == "cp" else None
             elif line.startswith("bestmove"):
-                value, info = last
-                # Scores are the mover's; White's view like `eval`'s. Mates dropped.
-                values.append(value)
-                last = (None, "")
+                # The mover's score (made White's below, like `eval`'s); mates dropped.
+                values.append(last)
+                last = None
             elif line.startswith("readyok"):
                 ready = True
             # `readyok` may overtake the last search's `bestmove`.

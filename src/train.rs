@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use clap::Args;
 use rayon::prelude::*;
-use shakmaty::{Board, Color};
+use shakmaty::{Board, Color, Piece, Square};
 
 use crate::nnue::{self, HIDDEN, INPUTS};
 
@@ -52,38 +52,37 @@ pub struct TrainArgs {
     pub threads: usize,
 }
 
-/// One position: white-view features (the black view is derived), side to move,
-/// target probability from White's view.
+/// One position: its pieces, side to move, target probability from White's view.
 #[derive(Clone, Copy)]
 struct Sample {
-    features: [u16; 32],
+    pieces: [(Piece, Square); 32],
     count: u8,
     white_to_move: bool,
     target: f32,
 }
 
 impl Sample {
+    /// The input features seen by the side to move, then by the other side
+    /// (`nnue::feature`, as the engine indexes them); `count` of each are used.
     fn views(&self) -> ([u16; 32], [u16; 32]) {
-        let mut white = [0u16; 32];
-        let mut black = [0u16; 32];
-        for (i, &f) in self.features[..self.count as usize].iter().enumerate() {
-            white[i] = f;
-            // Flip the square vertically and swap "ours" and "theirs".
-            let (side, rest) = (f / 384, f % 384);
-            black[i] = (1 - side) * 384 + (rest & !63) + ((rest & 63) ^ 56);
-        }
-        if self.white_to_move {
-            (white, black)
+        let (us, them) = if self.white_to_move {
+            (Color::White, Color::Black)
         } else {
-            (black, white)
+            (Color::Black, Color::White)
+        };
+        let mut views = ([0u16; 32], [0u16; 32]);
+        for (i, &(piece, sq)) in self.pieces[..self.count as usize].iter().enumerate() {
+            views.0[i] = nnue::feature(us, piece, sq) as u16;
+            views.1[i] = nnue::feature(them, piece, sq) as u16;
         }
+        views
     }
 
     /// The position mirrored left-right (file a <-> h).
     fn mirrored(&self) -> Sample {
         let mut m = *self;
-        for f in m.features[..m.count as usize].iter_mut() {
-            *f ^= 7;
+        for (_, sq) in m.pieces[..m.count as usize].iter_mut() {
+            *sq = sq.flip_horizontal();
         }
         m
     }
@@ -121,7 +120,7 @@ fn parse_line(line: &str, args: &TrainArgs) -> Result<Sample, String> {
         _ => return Err("bad side to move".into()),
     };
     let mut sample = Sample {
-        features: [0; 32],
+        pieces: [(Color::White.pawn(), Square::A1); 32],
         count: 0,
         white_to_move,
         target: args.lambda * sigmoid(args.scale * score / nnue::SCALE as f32)
@@ -131,7 +130,7 @@ fn parse_line(line: &str, args: &TrainArgs) -> Result<Sample, String> {
         if sample.count as usize == 32 {
             return Err("more than 32 pieces".into());
         }
-        sample.features[sample.count as usize] = nnue::feature(Color::White, piece, sq) as u16;
+        sample.pieces[sample.count as usize] = (piece, sq);
         sample.count += 1;
     }
     Ok(sample)
@@ -194,12 +193,11 @@ impl Params {
         ]
     }
 
-    /// Adds the gradient of one sample's squared error to `grad`; returns the error.
-    fn backprop(&self, s: &Sample, grad: &mut Params) -> f32 {
-        let (us, them) = s.views();
-        let n = s.count as usize;
+    /// The first layer's sums for both views (side to move first) and the
+    /// output's probability.
+    fn forward(&self, views: [&[u16]; 2]) -> ([[f32; HIDDEN]; 2], f32) {
         let mut acc = [[0f32; HIDDEN]; 2];
-        for (a, feats) in acc.iter_mut().zip([&us[..n], &them[..n]]) {
+        for (a, feats) in acc.iter_mut().zip(views) {
             a.copy_from_slice(&self.b1);
             for &f in feats {
                 let column = &self.w1[f as usize * HIDDEN..][..HIDDEN];
@@ -216,7 +214,22 @@ impl Params {
                 out += c * c * w;
             }
         }
-        let p = sigmoid(out);
+        (acc, sigmoid(out))
+    }
+
+    /// One sample's squared error.
+    fn error(&self, s: &Sample) -> f32 {
+        let (us, them) = s.views();
+        let n = s.count as usize;
+        let (_, p) = self.forward([&us[..n], &them[..n]]);
+        (p - s.target_to_move()).powi(2)
+    }
+
+    /// Adds the gradient of one sample's squared error to `grad`; returns the error.
+    fn backprop(&self, s: &Sample, grad: &mut Params) -> f32 {
+        let (us, them) = s.views();
+        let n = s.count as usize;
+        let (acc, p) = self.forward([&us[..n], &them[..n]]);
         let err = p - s.target_to_move();
         let g = 2.0 * err * p * (1.0 - p);
         grad.b2 += g;
@@ -268,8 +281,8 @@ impl Params {
     }
 
     fn loss(&self, samples: &[Sample]) -> f32 {
-        let (_, loss) = self.gradient(samples);
-        loss / samples.len().max(1) as f32
+        let total: f32 = samples.par_iter().map(|s| self.error(s)).sum();
+        total / samples.len().max(1) as f32
     }
 
     fn write(&self, path: &PathBuf) -> Result<(), String> {
