@@ -4,6 +4,12 @@ evaluation, as training data for `turncoat train` (the chess network).
 
 Usage: label_positions.py OUT.txt IN.pgn [IN.pgn ...] [--stockfish /usr/games/stockfish]
        [--skip-plies 8] [--every 1] [--walk K --seed S] [--depth D]
+       label_positions.py --relabel OUT.txt IN.txt [IN.txt ...]
+
+With --relabel the inputs are already positions, `FEN;score;result` lines as
+`turncoat datagen` writes them (already quiet); each score is replaced by
+Stockfish's and the result kept. A torn last line (a generator stopped mid-write)
+is skipped.
 
 Without --walk, a position is kept when the side to move is not in check and the
 move played from it in the game is neither a capture nor a promotion (the usual
@@ -44,6 +50,7 @@ def main():
     ap.add_argument("--walk", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--depth", type=int, default=0)
+    ap.add_argument("--relabel", action="store_true")
     args = ap.parse_args()
 
     sf = subprocess.Popen([args.stockfish], stdin=subprocess.PIPE,
@@ -97,6 +104,27 @@ def main():
                 out.write(f"{fen};{value};{result}\n")
                 kept += 1
         batch.clear()
+
+    if args.relabel:
+        read = 0
+        for path in args.src:
+            with open(path) as lines:
+                for line in lines:
+                    fields = line.rstrip("\n").split(";")
+                    if len(fields) != 3 or fields[2] not in ("1", "0.5", "0") \
+                            or len(fields[0].split()) != 6:
+                        continue
+                    batch.append((fields[0], fields[2]))
+                    read += 1
+                    if len(batch) >= 4096:
+                        flush()
+                    if read % 100000 == 0:
+                        print(f"{read} positions", file=sys.stderr)
+        flush()
+        sf.stdin.write("quit\n")
+        sf.stdin.flush()
+        print(f"{read} read, {kept} labelled", file=sys.stderr)
+        return
 
     rng = random.Random(args.seed)
     games = 0

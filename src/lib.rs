@@ -9,6 +9,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod datagen;
 pub mod eval;
 pub mod fen;
 pub mod game;

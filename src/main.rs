@@ -1,11 +1,12 @@
-//! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`, `tune`, `train`.
+//! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`, `tune`,
+//! `datagen`, `train`.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 use turncoat::variants::VariantKind;
-use turncoat::{bench, cli, tournament, train, tune};
+use turncoat::{bench, cli, datagen, tournament, train, tune};
 
 #[derive(Parser)]
 #[command(
@@ -36,6 +37,9 @@ enum Command {
     /// Texel-tune the standard-chess evaluation on self-play PGN games; prints
     /// the tuned tables and weights as Rust source to paste into src/eval.rs.
     Tune(tune::TuneArgs),
+    /// Play self-play chess games at fixed nodes and write their quiet positions
+    /// (`FEN;score;result`) as training data for `train`.
+    Datagen(datagen::DatagenArgs),
     /// Train the standard-chess network on labelled positions
     /// (scripts/label_positions.py); writes src/nnue/chess.net by default.
     Train(train::TrainArgs),
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth, variant }) => bench::run(variant, depth).map(|_| ()),
         Some(Command::Match(args)) => tournament::cli::run(*args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::MatchMerge(args)) => tournament::merge::run(args),
         Some(Command::FakeEngine(args)) => tournament::fake::run(args),

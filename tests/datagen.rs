@@ -1,0 +1,75 @@
+//! `turncoat datagen`: every written line is a quiet, legal chess position after
+//! the random opening with an integer score and a result, and a seed means the
+//! same games whatever the number of threads.
+
+mod common;
+
+use common::run_turncoat;
+use turncoat::fen;
+use turncoat::position::Position;
+use turncoat::variants::chess::Chess;
+
+fn generate(name: &str, threads: &str) -> Vec<String> {
+    let path = std::env::temp_dir().join(format!(
+        "turncoat-datagen-{}-{name}.txt",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    let out = path.to_string_lossy().into_owned();
+    let (ok, _, err) = run_turncoat(&[
+        "datagen",
+        "--out",
+        &out,
+        "--games",
+        "6",
+        "--nodes",
+        "400",
+        "--random-plies",
+        "10",
+        "--seed",
+        "7",
+        "--threads",
+        threads,
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("6 games"), "{err}");
+    let text = std::fs::read_to_string(&path).expect("output written");
+    let _ = std::fs::remove_file(&path);
+    text.lines().map(str::to_string).collect()
+}
+
+#[test]
+fn positions_are_quiet_legal_and_labelled() {
+    let lines = generate("one", "1");
+    assert!(lines.len() > 100, "only {} positions", lines.len());
+    for line in &lines {
+        let fields: Vec<&str> = line.split(';').collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        let pos: Position<Chess> = fen::parse(fields[0]).expect(line);
+        assert!(pos.checkers().is_empty(), "in check: {line}");
+        // Ten random plies and at least one searched move were made first.
+        assert!(pos.fullmoves() >= 6, "inside the opening: {line}");
+        let score: i32 = fields[1].parse().expect(line);
+        assert!(score.abs() < 30_000, "mate score kept: {line}");
+        assert!(["1", "0.5", "0"].contains(&fields[2]), "{line}");
+    }
+}
+
+#[test]
+fn a_seed_gives_the_same_games_on_any_number_of_threads() {
+    let mut one = generate("det1", "1");
+    let mut two = generate("det2", "2");
+    one.sort();
+    two.sort();
+    assert_eq!(one, two);
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    let (ok, _, err) = run_turncoat(&["datagen", "--out", "/dev/null", "--nodes", "0"]);
+    assert!(!ok);
+    assert!(err.contains("--nodes"), "{err}");
+    let (ok, _, err) = run_turncoat(&["datagen", "--out", "/nonexistent-dir/x.txt"]);
+    assert!(!ok);
+    assert!(err.contains("cannot open"), "{err}");
+}
