@@ -125,7 +125,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                 let total = kept.fetch_add(played.positions.len() as u64, Ordering::Relaxed)
                     + played.positions.len() as u64;
                 let games = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if games % 100 == 0 || games == args.games {
+                if games.is_multiple_of(100) || games == args.games {
                     let secs = start.elapsed().as_secs_f64().max(1e-9);
                     eprintln!(
                         "{games} games, {total} positions, {:.0} games/min, {:.0} positions/s",
