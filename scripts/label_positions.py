@@ -105,27 +105,34 @@ def main():
                 kept += 1
         batch.clear()
 
-    if args.relabel:
-        read = 0
-        for path in args.src:
-            with open(path) as lines:
-                for line in lines:
-                    fields = line.rstrip("\n").split(";")
-                    if len(fields) != 3 or fields[2] not in ("1", "0.5", "0") \
-                            or len(fields[0].split()) != 6:
-                        continue
-                    batch.append((fields[0], fields[2]))
-                    read += 1
-                    if len(batch) >= 4096:
-                        flush()
-                    if read % 100000 == 0:
-                        print(f"{read} positions", file=sys.stderr)
-        flush()
-        sf.stdin.write("quit\n")
-        sf.stdin.flush()
-        print(f"{read} read, {kept} labelled", file=sys.stderr)
-        return
+    source = datagen_positions(args) if args.relabel else pgn_positions(args)
+    read = 0
+    for fen, result in source:
+        batch.append((fen, result))
+        read += 1
+        if len(batch) >= 4096:
+            flush()
+        if read % 100000 == 0:
+            print(f"{read} positions read, {kept} labelled", file=sys.stderr)
+    flush()
+    sf.stdin.write("quit\n")
+    sf.stdin.flush()
+    print(f"{read} positions read, {kept} labelled", file=sys.stderr)
 
+
+def datagen_positions(args):
+    """(FEN, result) of each well-formed `FEN;score;result` line."""
+    for path in args.src:
+        with open(path) as lines:
+            for line in lines:
+                fields = line.rstrip("\n").split(";")
+                if len(fields) == 3 and fields[2] in ("1", "0.5", "0") \
+                        and len(fields[0].split()) == 6:
+                    yield fields[0], fields[2]
+
+
+def pgn_positions(args):
+    """(FEN, result) of the quiet (or, with --walk, random-walk) positions of games."""
     rng = random.Random(args.seed)
     games = 0
     for path in args.src:
@@ -150,20 +157,12 @@ def main():
                                 break
                             walked.push(rng.choice(moves))
                         if not walked.is_check() and not walked.is_game_over():
-                            batch.append((walked.fen(), result))
+                            yield walked.fen(), result
                     elif ply >= args.skip_plies:
                         quiet = not (board.is_check() or board.is_capture(move) or move.promotion)
                         if quiet:
-                            batch.append((board.fen(), result))
+                            yield board.fen(), result
                     board.push(move)
-                if len(batch) >= 4096:
-                    flush()
-                if games % 1000 == 0:
-                    print(f"{games} games, {kept} positions", file=sys.stderr)
-    flush()
-    sf.stdin.write("quit\n")
-    sf.stdin.flush()
-    print(f"{games} games, {kept} positions", file=sys.stderr)
 
 
 if __name__ == "__main__":
