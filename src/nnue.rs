@@ -1,11 +1,14 @@
 //! The standard-chess network: a small efficiently updatable neural network
-//! (768 -> 2 x 256 -> 1) that replaces the hand-written evaluation in chess
-//! (UCI `Use NNUE`, on by default).
+//! (768 -> 2 x 256 -> 1, the output layer one of 8 chosen by the number of pieces)
+//! that replaces the hand-written evaluation in chess (UCI `Use NNUE`, on by
+//! default).
 //!
 //! Inputs are the 768 (colour, role, square) piece features, seen from each side:
 //! from Black's view the board is flipped vertically and the colours swapped, so
 //! one set of first-layer weights serves both. The two HIDDEN-wide accumulators
-//! (side to move first) go through a squared clipped ReLU into one output neuron.
+//! (side to move first) go through a squared clipped ReLU into one output neuron,
+//! whose weights depend on the material left ([`bucket`]): an endgame weighs the
+//! same features differently from a middlegame, at no cost to the accumulators.
 //! The weights come from `turncoat train` (src/train.rs), fitted to Stockfish's
 //! static evaluation of quiet positions of our own games; the doc comment of
 //! `NETWORK_BYTES` says which data made the shipped file.
@@ -35,9 +38,12 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 /// Trained weights are clipped to this so that quantised sums cannot overflow.
 pub const WEIGHT_CLIP: f32 = 1.98;
-pub const MAGIC: &[u8; 4] = b"TCN1";
-/// Bytes of a network file: magic, HIDDEN as u32, w1, b1, w2 (i16), b2 (i32), LE.
-pub const FILE_LEN: usize = 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// Output layers, by the number of pieces on the board (see [`bucket`]).
+pub const BUCKETS: usize = 8;
+pub const MAGIC: &[u8; 4] = b"TCN2";
+/// Bytes of a network file: magic, HIDDEN as u32, w1, b1, then w2 (i16) and b2
+/// (i32) of each bucket in turn, little-endian.
+pub const FILE_LEN: usize = 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN) + BUCKETS * (2 * 2 * HIDDEN + 4);
 
 /// The shipped network: `turncoat train d12.txt d3.txt d56.txt --mirror --scale
 /// 1.17 --epochs 40` (validation loss 0.00214), on 1,822,821 quiet positions of
@@ -49,6 +55,13 @@ pub const FILE_LEN: usize = 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) 
 /// matches the two engines' centipawns, gives the network the hand-written
 /// evaluation's spread, on which the search's margins were set.
 static NETWORK_BYTES: &[u8] = include_bytes!("nnue/chess.net");
+
+/// The output layer for a board with `pieces` pieces (kings included): four
+/// piece counts a bucket, 2-5 the first, 30-32 the last.
+#[inline]
+pub fn bucket(pieces: u32) -> usize {
+    (pieces.saturating_sub(2) as usize / 4).min(BUCKETS - 1)
+}
 
 /// The input index of a piece seen from `view`'s side.
 #[inline]
@@ -67,9 +80,9 @@ pub struct Network {
     /// First layer, one HIDDEN-wide column per input feature.
     w1: [[i16; HIDDEN]; INPUTS],
     b1: [i16; HIDDEN],
-    /// Output weights: side to move's half first, then the opponent's.
-    w2: [i16; 2 * HIDDEN],
-    b2: i32,
+    /// Output weights per bucket: side to move's half first, then the opponent's.
+    w2: [[i16; 2 * HIDDEN]; BUCKETS],
+    b2: [i32; BUCKETS],
 }
 
 impl Network {
@@ -82,25 +95,24 @@ impl Network {
         if hidden as usize != HIDDEN {
             return None;
         }
-        let mut words = bytes[8..]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        // The length is checked above, so every read below is in bounds.
+        let mut rest = &bytes[8..];
         let mut net = Box::new(Network {
             w1: [[0; HIDDEN]; INPUTS],
             b1: [0; HIDDEN],
-            w2: [0; 2 * HIDDEN],
-            b2: 0,
+            w2: [[0; 2 * HIDDEN]; BUCKETS],
+            b2: [0; BUCKETS],
         });
         for column in net.w1.iter_mut() {
-            for w in column.iter_mut() {
-                *w = words.next()?;
-            }
+            read_i16s(&mut rest, column);
         }
-        for w in net.b1.iter_mut().chain(net.w2.iter_mut()) {
-            *w = words.next()?;
+        read_i16s(&mut rest, &mut net.b1);
+        for b in 0..BUCKETS {
+            read_i16s(&mut rest, &mut net.w2[b]);
+            let (head, tail) = rest.split_at(4);
+            net.b2[b] = i32::from_le_bytes(head.try_into().ok()?);
+            rest = tail;
         }
-        let tail = &bytes[FILE_LEN - 4..];
-        net.b2 = i32::from_le_bytes(tail.try_into().ok()?);
         Some(net)
     }
 
@@ -115,16 +127,27 @@ impl Network {
     /// Centipawns from the side to move's view, the sums made from scratch
     /// (`eval`, tests); the search keeps them in an `AccumulatorStack`.
     pub fn evaluate_board(&self, boards: &PieceBoards, turn: Color) -> i32 {
-        self.evaluate(&Accumulator::from_boards(self, boards), turn)
+        let acc = Accumulator::from_boards(self, boards);
+        self.evaluate(&acc, turn, piece_count(boards))
     }
 
-    /// Centipawns from the side to move's view.
-    pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> i32 {
+    /// Centipawns from the side to move's view of a board with `pieces` pieces.
+    pub fn evaluate(&self, acc: &Accumulator, turn: Color, pieces: u32) -> i32 {
+        let b = bucket(pieces);
         let (us, them) = (&acc.v[turn as usize], &acc.v[!turn as usize]);
-        let (w_us, w_them) = self.w2.split_at(HIDDEN);
+        let (w_us, w_them) = self.w2[b].split_at(HIDDEN);
         let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
-        (sum / QA + self.b2) * SCALE / (QA * QB)
+        (sum / QA + self.b2[b]) * SCALE / (QA * QB)
     }
+}
+
+/// Fills `out` from the front of `bytes` (little-endian) and advances it.
+fn read_i16s(bytes: &mut &[u8], out: &mut [i16]) {
+    let (head, tail) = bytes.split_at(2 * out.len());
+    for (w, c) in out.iter_mut().zip(head.chunks_exact(2)) {
+        *w = i16::from_le_bytes([c[0], c[1]]);
+    }
+    *bytes = tail;
 }
 
 /// sum(clamp(x, 0, QA)^2 * w). `x * w` fits i16 after the clamp (|w| <= 127),
@@ -180,6 +203,12 @@ pub fn piece_of(index: usize) -> Piece {
         color: Color::from_white(index < 6),
         role: Role::ALL[index % 6],
     }
+}
+
+/// Pieces on the board, kings included.
+#[inline]
+pub fn piece_count(boards: &PieceBoards) -> u32 {
+    boards.iter().fold(Bitboard::EMPTY, |a, &b| a | b).count() as u32
 }
 
 /// The network's view of a position.
@@ -272,7 +301,7 @@ impl AccumulatorStack {
             None => self.slots[ply].as_ref(),
         };
         // From scratch costs one column per piece; a difference one per square.
-        let pieces = (boards.iter().fold(Bitboard::EMPTY, |a, &b| a | b)).count() as u32;
+        let pieces = piece_count(boards);
         let acc = match source {
             Some(slot) if changed(slot) < pieces => {
                 let (from, mut acc) = *slot;
@@ -282,7 +311,7 @@ impl AccumulatorStack {
             _ => Accumulator::from_boards(self.net, boards),
         };
         self.slots[ply] = Some((*boards, acc));
-        self.net.evaluate(&acc, turn)
+        self.net.evaluate(&acc, turn, pieces)
     }
 }
 

@@ -20,7 +20,7 @@ use clap::Args;
 use rayon::prelude::*;
 use shakmaty::{Board, Color, Piece, Square};
 
-use crate::nnue::{self, HIDDEN, INPUTS};
+use crate::nnue::{self, BUCKETS, HIDDEN, INPUTS};
 
 #[derive(Args, Debug, Clone)]
 pub struct TrainArgs {
@@ -87,6 +87,11 @@ impl Sample {
         m
     }
 
+    /// The output layer this position trains (`nnue::bucket`).
+    fn bucket(&self) -> usize {
+        nnue::bucket(u32::from(self.count))
+    }
+
     fn target_to_move(&self) -> f32 {
         if self.white_to_move {
             self.target
@@ -141,8 +146,9 @@ fn parse_line(line: &str, args: &TrainArgs) -> Result<Sample, String> {
 struct Params {
     w1: Vec<f32>,
     b1: Vec<f32>,
+    /// BUCKETS output layers of 2 * HIDDEN weights, one after the other.
     w2: Vec<f32>,
-    b2: f32,
+    b2: Vec<f32>,
 }
 
 impl Params {
@@ -150,8 +156,8 @@ impl Params {
         Params {
             w1: vec![0.0; INPUTS * HIDDEN],
             b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; 2 * HIDDEN],
-            b2: 0.0,
+            w2: vec![0.0; BUCKETS * 2 * HIDDEN],
+            b2: vec![0.0; BUCKETS],
         }
     }
 
@@ -181,21 +187,18 @@ impl Params {
         for (a, b) in self.w2.iter_mut().zip(&other.w2) {
             *a += b;
         }
-        self.b2 += other.b2;
+        for (a, b) in self.b2.iter_mut().zip(&other.b2) {
+            *a += b;
+        }
     }
 
     fn slices_mut(&mut self) -> [&mut [f32]; 4] {
-        [
-            &mut self.w1,
-            &mut self.b1,
-            &mut self.w2,
-            std::slice::from_mut(&mut self.b2),
-        ]
+        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
     }
 
     /// The first layer's sums for both views (side to move first) and the
-    /// output's probability.
-    fn forward(&self, views: [&[u16]; 2]) -> ([[f32; HIDDEN]; 2], f32) {
+    /// output's probability through output layer `bucket`.
+    fn forward(&self, views: [&[u16]; 2], bucket: usize) -> ([[f32; HIDDEN]; 2], f32) {
         let mut acc = [[0f32; HIDDEN]; 2];
         for (a, feats) in acc.iter_mut().zip(views) {
             a.copy_from_slice(&self.b1);
@@ -206,9 +209,9 @@ impl Params {
                 }
             }
         }
-        let mut out = self.b2;
+        let mut out = self.b2[bucket];
         for (half, a) in acc.iter().enumerate() {
-            let w2 = &self.w2[half * HIDDEN..][..HIDDEN];
+            let w2 = &self.w2[(2 * bucket + half) * HIDDEN..][..HIDDEN];
             for (x, w) in a.iter().zip(w2) {
                 let c = x.clamp(0.0, 1.0);
                 out += c * c * w;
@@ -221,7 +224,7 @@ impl Params {
     fn error(&self, s: &Sample) -> f32 {
         let (us, them) = s.views();
         let n = s.count as usize;
-        let (_, p) = self.forward([&us[..n], &them[..n]]);
+        let (_, p) = self.forward([&us[..n], &them[..n]], s.bucket());
         (p - s.target_to_move()).powi(2)
     }
 
@@ -229,13 +232,14 @@ impl Params {
     fn backprop(&self, s: &Sample, grad: &mut Params) -> f32 {
         let (us, them) = s.views();
         let n = s.count as usize;
-        let (acc, p) = self.forward([&us[..n], &them[..n]]);
+        let bucket = s.bucket();
+        let (acc, p) = self.forward([&us[..n], &them[..n]], bucket);
         let err = p - s.target_to_move();
         let g = 2.0 * err * p * (1.0 - p);
-        grad.b2 += g;
+        grad.b2[bucket] += g;
         for (half, (a, feats)) in acc.iter().zip([&us[..n], &them[..n]]).enumerate() {
-            let w2 = &self.w2[half * HIDDEN..][..HIDDEN];
-            let gw2 = &mut grad.w2[half * HIDDEN..][..HIDDEN];
+            let w2 = &self.w2[(2 * bucket + half) * HIDDEN..][..HIDDEN];
+            let gw2 = &mut grad.w2[(2 * bucket + half) * HIDDEN..][..HIDDEN];
             let mut d = [0f32; HIDDEN];
             for i in 0..HIDDEN {
                 let c = a[i].clamp(0.0, 1.0);
@@ -293,11 +297,13 @@ impl Params {
         for &w in self.w1.iter().chain(&self.b1) {
             bytes.extend_from_slice(&quantise(w, nnue::QA).to_le_bytes());
         }
-        for &w in &self.w2 {
-            bytes.extend_from_slice(&quantise(w, nnue::QB).to_le_bytes());
+        for (w2, &b2) in self.w2.chunks_exact(2 * HIDDEN).zip(&self.b2) {
+            for &w in w2 {
+                bytes.extend_from_slice(&quantise(w, nnue::QB).to_le_bytes());
+            }
+            let b2 = (b2 * (nnue::QA * nnue::QB) as f32).round() as i32;
+            bytes.extend_from_slice(&b2.to_le_bytes());
         }
-        let b2 = (self.b2 * (nnue::QA * nnue::QB) as f32).round() as i32;
-        bytes.extend_from_slice(&b2.to_le_bytes());
         let mut file = fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
         file.write_all(&bytes)
             .map_err(|e| format!("{}: {e}", path.display()))
@@ -444,9 +450,8 @@ mod tests {
     use super::*;
     use shakmaty::Square;
 
-    #[test]
-    fn black_view_mirrors_white_view() {
-        let args = TrainArgs {
+    fn args() -> TrainArgs {
+        TrainArgs {
             data: vec![],
             out: PathBuf::new(),
             epochs: 1,
@@ -457,8 +462,63 @@ mod tests {
             mirror: false,
             seed: 1,
             threads: 1,
-        };
-        let s = parse_line("4k3/8/8/8/8/8/8/4K1N1 b - - 0 1;0;0.5", &args).unwrap();
+        }
+    }
+
+    /// The file the trainer writes is the network the engine reads: with weights
+    /// on the quantisation grid the engine's centipawns equal the trainer's float
+    /// output, bucket by bucket (each bucket's bias 200 cp from the next, so a
+    /// layer read from the wrong place shows).
+    #[test]
+    fn written_network_evaluates_like_the_trainer() {
+        let mut p = Params::zeros();
+        let grid = |i: usize, span: usize| ((i * 7919) % (2 * span + 1)) as f32 - span as f32;
+        for (i, w) in p.w1.iter_mut().enumerate() {
+            *w = grid(i, 12) / nnue::QA as f32;
+        }
+        for (i, w) in p.b1.iter_mut().enumerate() {
+            *w = grid(i + 5, 20) / nnue::QA as f32;
+        }
+        for (i, w) in p.w2.iter_mut().enumerate() {
+            *w = grid(i + 11, 30) / nnue::QB as f32;
+        }
+        for (b, w) in p.b2.iter_mut().enumerate() {
+            *w = (b as f32 - 3.5) * 0.5;
+        }
+        let path = std::env::temp_dir().join(format!("turncoat-train-{}.net", std::process::id()));
+        p.write(&path).unwrap();
+        let bytes = fs::read(&path).unwrap();
+        let _ = fs::remove_file(&path);
+        let net = nnue::Network::from_bytes(&bytes).expect("a network file");
+        let mut buckets = Vec::new();
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+            "8/8/3k4/8/8/8/2R5/4K3 w - - 0 1",
+            "8/8/3k4/8/8/8/2R5/4K3 b - - 0 1",
+            "r4rk1/pp3ppp/8/8/8/8/PP3PPP/R4RK1 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/1n3PPP/6K1 b - - 0 1",
+        ] {
+            let s = parse_line(&format!("{fen};0;0.5"), &args()).unwrap();
+            let (us, them) = s.views();
+            let n = s.count as usize;
+            let (_, prob) = p.forward([&us[..n], &them[..n]], s.bucket());
+            let float_cp = (prob / (1.0 - prob)).ln() * nnue::SCALE as f32;
+            let pos: crate::position::Position<crate::variants::chess::Chess> =
+                crate::fen::parse(fen).unwrap();
+            let engine_cp = net.evaluate_board(&nnue::piece_boards(&pos), pos.turn());
+            assert!(
+                (engine_cp as f32 - float_cp).abs() <= 2.0,
+                "{fen}: engine {engine_cp}, trainer {float_cp}"
+            );
+            buckets.push(s.bucket());
+        }
+        assert_eq!(buckets, [7, 7, 0, 0, 3, 1]);
+    }
+
+    #[test]
+    fn black_view_mirrors_white_view() {
+        let s = parse_line("4k3/8/8/8/8/8/8/4K1N1 b - - 0 1;0;0.5", &args()).unwrap();
         let (us, them) = s.views();
         let black = Color::Black;
         let knight = shakmaty::Piece {
