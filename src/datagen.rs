@@ -99,8 +99,17 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                 if index >= args.games || error.lock().map_or(true, |e| e.is_some()) {
                     return;
                 }
-                let played = match play_game(args, index) {
-                    Ok(p) => p,
+                let written = play_game(args, index).and_then(|played| {
+                    let mut text = String::new();
+                    for (fen, score) in &played.positions {
+                        text.push_str(&format!("{fen};{score};{}\n", played.result));
+                    }
+                    let mut w = out.lock().map_err(|_| "output lock poisoned".to_string())?;
+                    w.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+                    Ok(played.positions.len() as u64)
+                });
+                let count = match written {
+                    Ok(count) => count,
                     Err(e) => {
                         if let Ok(mut slot) = error.lock() {
                             slot.get_or_insert(e);
@@ -108,22 +117,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                         return;
                     }
                 };
-                let mut text = String::new();
-                for (fen, score) in &played.positions {
-                    text.push_str(&format!("{fen};{score};{}\n", played.result));
-                }
-                let written = out
-                    .lock()
-                    .map_err(|_| "output lock poisoned".to_string())
-                    .and_then(|mut w| w.write_all(text.as_bytes()).map_err(|e| e.to_string()));
-                if let Err(e) = written {
-                    if let Ok(mut slot) = error.lock() {
-                        slot.get_or_insert(e);
-                    }
-                    return;
-                }
-                let total = kept.fetch_add(played.positions.len() as u64, Ordering::Relaxed)
-                    + played.positions.len() as u64;
+                let total = kept.fetch_add(count, Ordering::Relaxed) + count;
                 let games = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if games.is_multiple_of(100) || games == args.games {
                     let secs = start.elapsed().as_secs_f64().max(1e-9);
