@@ -105,7 +105,8 @@ fn does_not_walk_into_a_fork() {
             && !(shakmaty::attacks::knight_attacks(reply.to) & rook).is_empty();
         assert!(!forked, "{best} allows the fork");
     }
-    assert!(matches!(score, Score::Cp(cp) if cp > 100), "{score:?}");
+    // Rook against knight: ahead, though often only a draw with best play.
+    assert!(matches!(score, Score::Cp(cp) if cp > 50), "{score:?}");
 }
 
 #[test]
