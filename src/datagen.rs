@@ -24,12 +24,12 @@ use shakmaty::Color;
 
 use crate::fen;
 use crate::game::{self, Game, Outcome};
-use crate::moves::MoveKind;
 use crate::position::Position;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, HistoryStore, Limits, Options, Shared, MATE_BOUND};
 use crate::tournament::openings::random_opening;
 use crate::variants::chess::Chess;
+use crate::variants::Variant;
 
 #[derive(Args, Debug, Clone)]
 pub struct DatagenArgs {
@@ -213,10 +213,7 @@ fn play_game(args: &DatagenArgs, index: u64) -> Result<Played, String> {
             break "0.5";
         }
 
-        let quiet = mv.promotion.is_none()
-            && mv.kind != MoveKind::EnPassant
-            && game.pos.piece_at(mv.to).is_none()
-            && game.pos.checkers().is_empty();
+        let quiet = !Chess::is_noisy(&game.pos, mv) && game.pos.checkers().is_empty();
         if quiet && found.score.abs() < MATE_BOUND {
             positions.push((fen::format(&game.pos), score));
         }
