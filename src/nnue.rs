@@ -46,11 +46,11 @@ pub const MAGIC: &[u8; 4] = b"TCN2";
 pub const FILE_LEN: usize = 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN) + BUCKETS * (2 * 2 * HIDDEN + 4);
 
 /// The shipped network: `turncoat train d12.txt d3.txt d56.txt a.txt b.txt c.txt
-/// --mirror --scale 1.17 --epochs 40` (validation loss 0.00178; the same data
-/// with one output layer instead of 8 buckets: 0.00193), on 4,441,106 quiet
-/// positions, each also mirrored left-right. 2,618,285 come from about 27,100
-/// `turncoat datagen` games (3000 nodes, 10 random opening plies, seeds 11-13,
-/// played by the previous network); 1,822,821 from the previous network's data:
+/// d14a.txt d14b.txt --mirror --scale 1.17 --epochs 40 --threads 2` (validation
+/// loss 0.00166), on 6,983,495 quiet positions, each also mirrored left-right.
+/// 2,542,389 come from 26,900 `turncoat datagen` games (3000 nodes, 10 random
+/// opening plies, seed 14, played by the previous network); 2,618,285 from about
+/// 27,100 such games of the network before it (seeds 11-13); 1,822,821 older:
 /// the tuner's 9,954 self-play games and 600 against Stockfish, 9,959 match-runner
 /// self-play games at 2500-5000 nodes with 12 random opening plies, 765
 /// test-match games. Labels: Stockfish 15.1's static evaluation
