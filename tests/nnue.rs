@@ -80,11 +80,8 @@ fn network_knows_material() {
     ] {
         let up: Position<Chess> = fen::parse(&format!("{board} w - - 0 1")).unwrap();
         let down: Position<Chess> = fen::parse(&format!("{board} b - - 0 1")).unwrap();
-        assert!(from_scratch(&up) > margin, "{board}: {}", from_scratch(&up));
-        assert!(
-            from_scratch(&down) < -margin,
-            "{board}: {}",
-            from_scratch(&down)
-        );
+        let (up, down) = (from_scratch(&up), from_scratch(&down));
+        assert!(up > margin, "{board}: {up}");
+        assert!(down < -margin, "{board}: {down}");
     }
 }
