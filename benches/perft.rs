@@ -3,9 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use turncoat::perft;
-use turncoat::position::Position;
-use turncoat::variants::chess::Chess;
+use turncoat::rules::perft;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::chess::Chess;
 
 fn median(mut runs: Vec<Duration>) -> Duration {
     runs.sort();

@@ -5,8 +5,8 @@ fn main() {
     let depth: u32 = std::env::var("BENCH_DEPTH")
         .ok()
         .and_then(|d| d.parse().ok())
-        .unwrap_or(turncoat::bench::DEFAULT_DEPTH);
-    match turncoat::bench::run(turncoat::variants::VariantKind::Chess, depth) {
+        .unwrap_or(turncoat::engine::bench::DEFAULT_DEPTH);
+    match turncoat::engine::bench::run(turncoat::rules::variants::VariantKind::Chess, depth) {
         Ok(r) => println!("bench depth {depth}: {} nodes in {} ms", r.nodes, r.millis),
         Err(e) => {
             eprintln!("bench failed: {e}");

@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::fen;
-use crate::perft;
-use crate::position::Position;
-use crate::variants::{Variant, VariantKind};
+use crate::rules::fen;
+use crate::rules::perft;
+use crate::rules::position::Position;
+use crate::rules::variants::{Variant, VariantKind};
 use crate::with_variant;
 
 #[derive(Args, Debug)]

@@ -1,27 +1,20 @@
 //! Turncoat: a UCI engine for standard chess and five conversion variants.
 //!
-//! Layers, each depending only on those above it:
-//! 1. core: [`position`], [`moves`], [`movegen`], [`fen`], [`zobrist`], [`game`];
-//! 2. [`variants`]: one file per rulebook, behind the [`variants::Variant`] trait;
-//! 3. engine: [`perft`], [`eval`], [`search`], [`bench`];
-//! 4. front ends: [`uci`], and `main.rs` for the command line; [`tune`] fits the
-//!    evaluation weights to self-play games, [`train`] the chess network ([`nnue`]).
+//! Three layers, each importing only from the ones before it in this list
+//! (`tests/layers.rs` checks it):
+//! 1. [`rules`]: the position, moves, move generation, FEN, Zobrist keys, the game
+//!    record and its outcome, perft, PGN reading, and one rulebook per variant
+//!    (`rules/variants/<name>.rs`). Knows nothing of search or evaluation.
+//! 2. [`engine`]: search, evaluation (shared terms and each variant's own terms and
+//!    search policy), the chess network, bench, openings, and [`engine::Engine`],
+//!    an analysis session that reports through a callback and prints nothing.
+//! 3. front ends: [`uci`] (the protocol), [`tournament`] (the match runner),
+//!    [`tools`] (tune, train, datagen), [`cli`] (the perft command) and `main.rs`,
+//!    the command-line dispatch.
 
-pub mod bench;
 pub mod cli;
-pub mod datagen;
-pub mod eval;
-pub mod fen;
-pub mod game;
-pub mod movegen;
-pub mod moves;
-pub mod nnue;
-pub mod perft;
-pub mod position;
-pub mod search;
+pub mod engine;
+pub mod rules;
+pub mod tools;
 pub mod tournament;
-pub mod train;
-pub mod tune;
 pub mod uci;
-pub mod variants;
-pub mod zobrist;

@@ -5,8 +5,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use turncoat::variants::VariantKind;
-use turncoat::{bench, cli, datagen, tournament, train, tune};
+use turncoat::engine::bench;
+use turncoat::rules::variants::VariantKind;
+use turncoat::tools::{datagen, train, tune};
+use turncoat::{cli, tournament};
 
 #[derive(Parser)]
 #[command(

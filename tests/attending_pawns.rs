@@ -5,14 +5,16 @@ mod common;
 use common::sorted;
 
 use shakmaty::{Color, Rank, Role, Square};
-use turncoat::fen;
-use turncoat::game::{self, Game};
-use turncoat::movegen::{self, Legality, Stage};
-use turncoat::moves::{MoveKind, MoveList};
-use turncoat::perft;
-use turncoat::position::Position;
-use turncoat::variants::attending_pawns::{with_created_pawn, with_relocations, AttendingPawns};
-use turncoat::variants::Variant;
+use turncoat::rules::fen;
+use turncoat::rules::game::{self, Game};
+use turncoat::rules::movegen::{self, Legality, Stage};
+use turncoat::rules::moves::{MoveKind, MoveList};
+use turncoat::rules::perft;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::attending_pawns::{
+    with_created_pawn, with_relocations, AttendingPawns,
+};
+use turncoat::rules::variants::Variant;
 
 type V = AttendingPawns;
 
@@ -583,7 +585,7 @@ fn evaluation_prefers_attached_pawns() {
 /// shared passed-pawn bonus on top of the unattached penalty (-25).
 #[test]
 fn evaluation_discounts_unattached_passed_pawns() {
-    let w = turncoat::eval::weights_for::<V>().passed[5];
+    let w = turncoat::engine::eval::weights_for::<V>().passed[5];
     let passed = pos("k7/8/4P3/8/8/8/8/4K3 w - - 0 1 -");
     assert_eq!(V::evaluate(&passed), -25 - (w.0 + w.1) / 2);
     // Blocked by f7 (and blocking it): both unattached, neither passed.
@@ -858,7 +860,7 @@ fn timed<W: Variant>(label: &str, f: &str, depth: u32) {
 #[test]
 #[ignore]
 fn perft_speed() {
-    use turncoat::variants::chess::Chess;
+    use turncoat::rules::variants::chess::Chess;
     // Standard chess, and the same arrangement with a pawn attending every piece.
     let mid = "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1";
     let mid_links = "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1 \

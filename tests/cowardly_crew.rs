@@ -7,15 +7,15 @@ mod common;
 use common::sorted;
 
 use shakmaty::{Color, Square};
-use turncoat::fen;
-use turncoat::game::{self, Game, Outcome};
-use turncoat::movegen::{self, Legality, Stage};
-use turncoat::moves::{Move, MoveKind, MoveList};
-use turncoat::perft;
-use turncoat::position::Position;
-use turncoat::variants::chess::Chess;
-use turncoat::variants::cowardly_crew::{eligible, CowardlyCrew};
-use turncoat::variants::{rank_of, Variant, VariantKind};
+use turncoat::rules::fen;
+use turncoat::rules::game::{self, Game, Outcome};
+use turncoat::rules::movegen::{self, Legality, Stage};
+use turncoat::rules::moves::{Move, MoveKind, MoveList};
+use turncoat::rules::perft;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::chess::Chess;
+use turncoat::rules::variants::cowardly_crew::{eligible, CowardlyCrew};
+use turncoat::rules::variants::{rank_of, Variant, VariantKind};
 
 type Pos = Position<CowardlyCrew>;
 

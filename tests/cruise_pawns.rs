@@ -9,14 +9,14 @@ use common::sorted;
 use std::collections::BTreeSet;
 
 use shakmaty::{attacks, Color, Role, Square};
-use turncoat::fen;
-use turncoat::game::{self, Game, Outcome};
-use turncoat::moves::{MoveKind, MoveList};
-use turncoat::perft;
-use turncoat::position::Position;
-use turncoat::variants::chess::Chess;
-use turncoat::variants::cruise_pawns::{detonated, is_shoot_down, CruisePawns, Path};
-use turncoat::variants::Variant;
+use turncoat::rules::fen;
+use turncoat::rules::game::{self, Game, Outcome};
+use turncoat::rules::moves::{MoveKind, MoveList};
+use turncoat::rules::perft;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::chess::Chess;
+use turncoat::rules::variants::cruise_pawns::{detonated, is_shoot_down, CruisePawns, Path};
+use turncoat::rules::variants::Variant;
 
 type V = CruisePawns;
 

@@ -5,9 +5,9 @@
 mod common;
 
 use common::run_turncoat;
-use turncoat::fen;
-use turncoat::position::Position;
-use turncoat::variants::chess::Chess;
+use turncoat::rules::fen;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::chess::Chess;
 
 fn generate(name: &str, threads: &str) -> Vec<String> {
     let path = std::env::temp_dir().join(format!(

@@ -1,9 +1,9 @@
 //! FEN round trips, canonical printing and rejection messages (standard chess).
 
-use turncoat::fen;
-use turncoat::game::{self, Game, Outcome};
-use turncoat::position::Position;
-use turncoat::variants::chess::Chess;
+use turncoat::rules::fen;
+use turncoat::rules::game::{self, Game, Outcome};
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::chess::Chess;
 
 fn parse(s: &str) -> Result<Position<Chess>, String> {
     fen::parse::<Chess>(s)

@@ -4,12 +4,12 @@
 
 mod common;
 
-use turncoat::fen;
-use turncoat::moves::MoveList;
-use turncoat::nnue::{self, AccumulatorStack, Network};
-use turncoat::position::Position;
-use turncoat::variants::chess::Chess;
-use turncoat::variants::Variant;
+use turncoat::engine::nnue::{self, AccumulatorStack, Network};
+use turncoat::rules::fen;
+use turncoat::rules::moves::MoveList;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::chess::Chess;
+use turncoat::rules::variants::Variant;
 
 fn from_scratch(pos: &Position<Chess>) -> i32 {
     Network::shipped().evaluate_board(&nnue::piece_boards(pos), pos.turn())

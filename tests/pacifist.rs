@@ -7,13 +7,13 @@ use common::sorted;
 
 use serde_json::Value;
 use shakmaty::{Color, Square};
-use turncoat::fen;
-use turncoat::game::{self, Game, Outcome};
-use turncoat::moves::MoveList;
-use turncoat::perft;
-use turncoat::position::Position;
-use turncoat::variants::pacifist::{influence, overly_persuaded, Pacifist};
-use turncoat::variants::{Variant, VariantKind};
+use turncoat::rules::fen;
+use turncoat::rules::game::{self, Game, Outcome};
+use turncoat::rules::moves::MoveList;
+use turncoat::rules::perft;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::pacifist::{influence, overly_persuaded, Pacifist};
+use turncoat::rules::variants::{Variant, VariantKind};
 
 type P = Position<Pacifist>;
 
@@ -383,7 +383,7 @@ fn rule2_influence_matches_literal_walk() {
 
 /// Rules 1 and 4-6 read literally on top of [`walk_influence`]: the position
 /// after `mv` (base move, then rounds of simultaneous conversions).
-fn literal_after(p: &P, mv: turncoat::moves::Move) -> P {
+fn literal_after(p: &P, mv: turncoat::rules::moves::Move) -> P {
     let mover = p.turn();
     let mut c = *p;
     c.play_base(mv);
@@ -408,8 +408,8 @@ fn literal_after(p: &P, mv: turncoat::moves::Move) -> P {
 /// The legal tokens by the literal reading (independent of the engine's tally).
 fn literal_legal(p: &P) -> Vec<(String, String)> {
     use shakmaty::{File, Rank};
-    use turncoat::movegen::{generate, Legality, Stage};
-    use turncoat::moves::{Move, MoveKind};
+    use turncoat::rules::movegen::{generate, Legality, Stage};
+    use turncoat::rules::moves::{Move, MoveKind};
     let us = p.turn();
     let persuaded = |q: &P, s: Square, c: Color| walk_influence(q, s, !c) > walk_influence(q, s, c);
     let mut pseudo = MoveList::new();
@@ -1055,7 +1055,7 @@ fn perft_speed() {
             n as f64 / s / 1e6
         );
     }
-    let chess = turncoat::fen::parse::<turncoat::variants::chess::Chess>(
+    let chess = turncoat::rules::fen::parse::<turncoat::rules::variants::chess::Chess>(
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     )
     .unwrap();

@@ -2,10 +2,10 @@
 //! Shallow depths run by default; the full depths are `#[ignore]`d:
 //! `cargo test --release --test perft_chess -- --ignored`.
 
-use turncoat::fen;
-use turncoat::perft;
-use turncoat::position::Position;
-use turncoat::variants::chess::Chess;
+use turncoat::rules::fen;
+use turncoat::rules::perft;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::chess::Chess;
 
 const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

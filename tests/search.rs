@@ -3,13 +3,13 @@
 
 use std::sync::Arc;
 
-use turncoat::fen;
-use turncoat::moves::MoveList;
-use turncoat::position::Position;
-use turncoat::search::tt::TranspositionTable;
-use turncoat::search::{self, Limits, Score, Shared};
-use turncoat::variants::chess::Chess;
-use turncoat::variants::Variant;
+use turncoat::engine::search::tt::TranspositionTable;
+use turncoat::engine::search::{self, Limits, Score, Shared};
+use turncoat::rules::fen;
+use turncoat::rules::moves::MoveList;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::chess::Chess;
+use turncoat::rules::variants::Variant;
 
 fn search(fen_str: &str, limits: Limits) -> (String, Score) {
     let pos: Position<Chess> = fen::parse(fen_str).expect("valid FEN");
@@ -91,14 +91,14 @@ fn does_not_walk_into_a_fork() {
     let fen_str = "4k3/8/8/8/1n6/8/8/R3K3 w - - 0 1";
     let (best, score) = search(fen_str, depth(6));
     let mut after: Position<Chess> = fen::parse(fen_str).expect("valid");
-    let mv = turncoat::game::find_move(&after, &best).expect("legal");
-    turncoat::game::play(&mut after, mv);
+    let mv = turncoat::rules::game::find_move(&after, &best).expect("legal");
+    turncoat::rules::game::play(&mut after, mv);
     // No Black reply takes the rook, or checks while attacking it (a fork).
     let mut replies = MoveList::new();
     Chess::legal_moves(&after, &mut replies);
     for reply in replies {
         let mut next = after;
-        turncoat::game::play(&mut next, reply);
+        turncoat::rules::game::play(&mut next, reply);
         let rook = next.by_role(shakmaty::Role::Rook);
         assert!(!rook.is_empty(), "{best} drops the rook");
         let forked = !next.checkers().is_empty()

@@ -3,14 +3,14 @@
 
 mod common;
 
-use turncoat::fen;
-use turncoat::game::{self, Game, Outcome};
-use turncoat::moves::{MoveKind, MoveList};
-use turncoat::perft;
-use turncoat::position::Position;
-use turncoat::variants::chess::Chess;
-use turncoat::variants::subversion::Subversion;
-use turncoat::variants::{Variant, VariantKind};
+use turncoat::rules::fen;
+use turncoat::rules::game::{self, Game, Outcome};
+use turncoat::rules::moves::{MoveKind, MoveList};
+use turncoat::rules::perft;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::chess::Chess;
+use turncoat::rules::variants::subversion::Subversion;
+use turncoat::rules::variants::{Variant, VariantKind};
 
 const PERFT: &str = include_str!("data/subversion_perft.json");
 const EXAMPLES: &str = include_str!("data/subversion_examples.json");
@@ -482,7 +482,7 @@ fn naive_subversions(pos: &Pos) -> Vec<String> {
     use shakmaty::{Bitboard, Role, Square};
     let us = pos.turn();
     let mut ordinary = MoveList::new();
-    turncoat::movegen::legal_chess(pos, &mut ordinary);
+    turncoat::rules::movegen::legal_chess(pos, &mut ordinary);
     let checkers = pos.checkers();
     if checkers.any() && ordinary.is_empty() {
         return Vec::new();

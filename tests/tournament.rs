@@ -6,21 +6,21 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use turncoat::fen;
-use turncoat::game::Game;
-use turncoat::moves::MoveList;
-use turncoat::position::Position;
+use turncoat::engine::openings::{self, OpeningSource, Rng};
+use turncoat::rules::fen;
+use turncoat::rules::game::Game;
+use turncoat::rules::moves::MoveList;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::chess::Chess;
+use turncoat::rules::variants::{Variant, VariantKind};
 use turncoat::tournament::config::{Config, EngineConfig};
 use turncoat::tournament::engine::Score;
-use turncoat::tournament::openings::{self, OpeningSource, Rng};
 use turncoat::tournament::pgn::{self, PgnContext};
 use turncoat::tournament::referee::{
     Adjudication, DrawRule, GameRecord, GameResult, Limit, PlayedMove, ResignRule, Termination,
 };
 use turncoat::tournament::stats::{Pentanomial, Sprt, Verdict, Wdl};
 use turncoat::tournament::{self, MatchReport, MatchSpec};
-use turncoat::variants::chess::Chess;
-use turncoat::variants::{Variant, VariantKind};
 
 const EXE: &str = env!("CARGO_BIN_EXE_turncoat");
 
@@ -569,7 +569,7 @@ fn round_trip_random<V: Variant>(v: VariantKind) {
             moves.clear();
             V::legal_moves(&g.pos, &mut moves);
             let mv = moves[rng.below(moves.len())];
-            tokens.push(turncoat::game::token(&g.pos, mv));
+            tokens.push(turncoat::rules::game::token(&g.pos, mv));
             g.play(mv);
         }
         let toks: Vec<&str> = tokens.iter().map(String::as_str).collect();

@@ -6,19 +6,19 @@
 mod common;
 
 use shakmaty::Color;
-use turncoat::eval::{self, Weights, DEFAULT_WEIGHTS, S};
-use turncoat::fen;
-use turncoat::game::Game;
-use turncoat::position::Position;
+use turncoat::engine::eval::{self, Weights, DEFAULT_WEIGHTS, S};
+use turncoat::rules::fen;
+use turncoat::rules::game::Game;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::chess::Chess;
+use turncoat::tools::tune::{data, emit, fit};
 use turncoat::tournament::pgn;
-use turncoat::tune::{data, emit, fit};
-use turncoat::variants::chess::Chess;
 
 const GAMES: &str = "tests/data/tune_games.pgn";
 
 /// Every position of the test games plus the bench positions.
 fn positions() -> Vec<Position<Chess>> {
-    let mut out: Vec<Position<Chess>> = turncoat::bench::CHESS_POSITIONS
+    let mut out: Vec<Position<Chess>> = turncoat::engine::bench::CHESS_POSITIONS
         .iter()
         .map(|f| fen::parse(f).expect("bench FEN"))
         .collect();
@@ -186,12 +186,12 @@ fn comment_scores_and_blended_targets() {
 #[test]
 fn emitted_source_is_what_eval_rs_compiles() {
     let source = emit::rust_source(&eval::params_of(&DEFAULT_WEIGHTS), &DEFAULT_WEIGHTS);
-    let eval_rs = include_str!("../src/eval.rs");
+    let eval_rs = include_str!("../src/engine/eval.rs");
     let mut rest = eval_rs;
     for line in source.lines() {
         let at = rest
             .find(line)
-            .unwrap_or_else(|| panic!("src/eval.rs lacks (in order): {line}"));
+            .unwrap_or_else(|| panic!("src/engine/eval.rs lacks (in order): {line}"));
         rest = &rest[at + line.len()..];
     }
 }

@@ -137,7 +137,7 @@ fn handshake_lists_options_and_variants() {
         .iter()
         .find(|l| l.contains("UCI_Variant"))
         .expect("combo");
-    for v in turncoat::variants::VariantKind::ALL {
+    for v in turncoat::rules::variants::VariantKind::ALL {
         assert!(combo.contains(&format!("var {}", v.name())), "{combo}");
     }
     e.ready();
@@ -199,7 +199,7 @@ fn go_depth_answers_a_legal_move_with_info() {
     e.send("go depth 6");
     let (lines, best) = e.bestmove(30 * SEC);
     let legal = turncoat::uci::legal_tokens(
-        turncoat::variants::VariantKind::Chess,
+        turncoat::rules::variants::VariantKind::Chess,
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
     )
     .expect("fen");
@@ -393,7 +393,7 @@ fn variant_switch_resets_to_its_start_position() {
 
 #[test]
 fn every_variant_plays_through_uci() {
-    for v in turncoat::variants::VariantKind::ALL {
+    for v in turncoat::rules::variants::VariantKind::ALL {
         let mut e = Uci::start();
         e.send(&format!("setoption name UCI_Variant value {}", v.name()));
         e.send("position startpos");

@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::config::Config;
-use super::openings::OpeningSource;
 use super::pgn::{self, PgnContext};
 use super::referee::{GameRecord, Limit};
 use super::stats::{fmt_num, Sprt};
 use super::{MatchReport, MatchSpec, Standings};
-use crate::variants::VariantKind;
+use crate::engine::openings::OpeningSource;
+use crate::rules::variants::VariantKind;
 
 /// Options of `turncoat match`; each overrides the `[match]` table of the config.
 #[derive(Args, Debug, Clone, Default)]

@@ -8,7 +8,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use super::config::EngineConfig;
-use crate::variants::VariantKind;
+use crate::rules::variants::VariantKind;
 
 /// An option the engine declared in its `uci` answer.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use crate::fen;
-use crate::game::{self, Game};
-use crate::moves::MoveList;
-use crate::position::Position;
-use crate::variants::{Variant, VariantKind};
+use crate::rules::fen;
+use crate::rules::game::{self, Game};
+use crate::rules::moves::MoveList;
+use crate::rules::position::Position;
+use crate::rules::variants::{Variant, VariantKind};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FakeMode {

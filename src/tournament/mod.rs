@@ -20,7 +20,6 @@ pub mod config;
 pub mod engine;
 pub mod fake;
 pub mod merge;
-pub mod openings;
 pub mod pgn;
 pub mod referee;
 pub mod stats;
@@ -31,12 +30,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::engine::openings::{self, OpeningSource};
 use config::EngineConfig;
-use openings::OpeningSource;
 use referee::{Adjudication, EngineSlot, GameRecord, GameSettings, GameSpec, Limit};
 use stats::{Pentanomial, Sprt, Verdict, Wdl};
 
-use crate::variants::VariantKind;
+use crate::rules::variants::VariantKind;
 
 /// A fully resolved match: what the CLI and `engines.toml` together ask for.
 #[derive(Clone, Debug)]

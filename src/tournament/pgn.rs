@@ -11,10 +11,10 @@ use shakmaty::{CastlingMode, Position as _};
 
 use super::engine::Score;
 use super::referee::GameRecord;
-use crate::fen;
-use crate::game::{Game, Outcome};
-use crate::position::Position;
-use crate::variants::{Variant, VariantKind};
+use crate::rules::fen;
+use crate::rules::game::{Game, Outcome};
+use crate::rules::position::Position;
+use crate::rules::variants::{Variant, VariantKind};
 
 /// Tag values that are the same for every game of a match.
 #[derive(Clone, Debug)]

@@ -10,10 +10,10 @@ use shakmaty::Color;
 
 use super::config::EngineConfig;
 use super::engine::{Engine, Score, SearchError};
-use crate::fen;
-use crate::game::{Game, Outcome};
-use crate::position::Position;
-use crate::variants::{Variant, VariantKind};
+use crate::rules::fen;
+use crate::rules::game::{Game, Outcome};
+use crate::rules::position::Position;
+use crate::rules::variants::{Variant, VariantKind};
 
 /// How long an engine gets per move.
 #[derive(Copy, Clone, Debug, PartialEq)]

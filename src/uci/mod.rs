@@ -12,14 +12,15 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use crate::game::Game;
-use crate::perft;
-use crate::position::Position;
-use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::{self, HistoryStore, Info, Limits, Score, Shared};
-use crate::variants::{Variant, VariantKind};
+use crate::engine::search::tt::{Bound, TranspositionTable};
+use crate::engine::search::{self, HistoryStore, Info, Limits, Score, Shared};
+use crate::engine::{eval, nnue};
+use crate::rules::fen;
+use crate::rules::game::Game;
+use crate::rules::perft;
+use crate::rules::position::Position;
+use crate::rules::variants::{Variant, VariantKind};
 use crate::with_variant;
-use crate::{eval, fen, nnue};
 
 use options::{Effect, EngineOptions};
 
@@ -494,7 +495,7 @@ pub fn legal_tokens(variant: VariantKind, fen: &str) -> Result<Vec<String>, Stri
         let pos = fen::parse::<V>(fen)?;
         let mut moves = Vec::new();
         V::legal_moves(&pos, &mut moves);
-        Ok(moves.iter().map(|&m| crate::game::token(&pos, m)).collect())
+        Ok(moves.iter().map(|&m| crate::rules::game::token(&pos, m)).collect())
     })
 }
 

@@ -1,7 +1,7 @@
 //! UCI options: their declarations (printed after `uci`) and `setoption` parsing.
 //! Names are matched case-insensitively, as Stockfish does.
 
-use crate::variants::VariantKind;
+use crate::rules::variants::VariantKind;
 
 pub const HASH_MAX_MB: usize = 65_536;
 pub const THREADS_MAX: usize = 256;

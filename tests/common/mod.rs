@@ -4,12 +4,12 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
-use turncoat::fen;
-use turncoat::game;
-use turncoat::moves::MoveList;
-use turncoat::perft;
-use turncoat::position::Position;
-use turncoat::variants::Variant;
+use turncoat::rules::fen;
+use turncoat::rules::game;
+use turncoat::rules::moves::MoveList;
+use turncoat::rules::perft;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::Variant;
 
 pub fn load<V: Variant>(fen_or_startpos: &str) -> Position<V> {
     if fen_or_startpos == "startpos" {

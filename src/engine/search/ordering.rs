@@ -1,0 +1,217 @@
+//! Move ordering: TT move, then noisy moves by MVV-LVA (the variant's
+//! `gain_estimate`, which counts conversions, missiles and subversions), then
+//! killers and the counter move, then quiet moves by history: the butterfly
+//! table plus the continuation tables of the last two moves.
+
+use shakmaty::Color;
+
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::variants::{value_of, Variant};
+
+pub const MAX_PLY: usize = 128;
+
+const TT_MOVE: i32 = 1 << 30;
+const NOISY: i32 = 1 << 28;
+const KILLER_1: i32 = 1 << 27;
+const KILLER_2: i32 = KILLER_1 - 1;
+const COUNTER: i32 = KILLER_2 - 1;
+const BAD_NOISY: i32 = -(1 << 28);
+
+/// History values stay within +/- this bound (history gravity).
+const HISTORY_MAX: i32 = 16384;
+
+/// A moved piece and its destination, `piece * 64 + to` with `piece` in 0..12:
+/// the index of the continuation tables. [`PieceTo::NONE`] after a null move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+impl PieceTo {
+    pub const NONE: PieceTo = PieceTo(u16::MAX);
+    const COUNT: usize = 12 * 64;
+
+    /// The piece is the one on `from`, or on `to` for moves that move nothing
+    /// (Subversion turns the piece on `to`).
+    #[inline]
+    pub fn of<V: Variant>(pos: &Position<V>, mv: Move) -> PieceTo {
+        let piece = pos.piece_at(mv.from).or_else(|| pos.piece_at(mv.to));
+        let p = piece.map_or(0, |p| p.color as usize * 6 + (p.role as usize - 1));
+        PieceTo((p * 64 + mv.to as usize) as u16)
+    }
+}
+
+/// What the ordering of a node knows about the moves that led to it: the
+/// previous move (for the counter move) and the last two moves' piece-to
+/// (for the continuation tables).
+#[derive(Copy, Clone, Debug)]
+pub struct Context {
+    pub prev_move: Move,
+    pub prev: [PieceTo; 2],
+}
+
+impl Context {
+    pub const ROOT: Context = Context {
+        prev_move: Move::NULL,
+        prev: [PieceTo::NONE; 2],
+    };
+}
+
+/// Killers per ply, a butterfly history per colour, a counter move per colour
+/// and previous move, and the continuation history (a reply's success after a
+/// given piece went to a given square one or two plies before).
+pub struct Heuristics {
+    pub killers: Vec<[Move; 2]>,
+    history: Vec<i32>,
+    counters: Vec<Move>,
+    continuation: Vec<i32>,
+}
+
+impl Default for Heuristics {
+    fn default() -> Self {
+        Heuristics {
+            killers: vec![[Move::NULL; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * 64 * 64],
+            counters: vec![Move::NULL; 2 * 64 * 64],
+            continuation: vec![0; PieceTo::COUNT * PieceTo::COUNT],
+        }
+    }
+}
+
+impl Heuristics {
+    pub fn clear_killers(&mut self) {
+        for k in &mut self.killers {
+            *k = [Move::NULL; 2];
+        }
+    }
+
+    #[inline]
+    fn history_index(color: Color, mv: Move) -> usize {
+        (color as usize) << 12 | (mv.from as usize) << 6 | mv.to as usize
+    }
+
+    pub fn history(&self, color: Color, mv: Move) -> i32 {
+        self.history[Self::history_index(color, mv)]
+    }
+
+    #[inline]
+    fn continuation_index(prev: PieceTo, now: PieceTo) -> Option<usize> {
+        (prev != PieceTo::NONE).then(|| prev.0 as usize * PieceTo::COUNT + now.0 as usize)
+    }
+
+    /// The quiet move's history: butterfly plus both continuation tables.
+    #[inline]
+    pub fn quiet_score(&self, color: Color, mv: Move, now: PieceTo, ctx: &Context) -> i32 {
+        let mut s = self.history(color, mv);
+        for &prev in &ctx.prev {
+            if let Some(i) = Self::continuation_index(prev, now) {
+                s += self.continuation[i];
+            }
+        }
+        s
+    }
+
+    #[inline]
+    fn counter_index(color: Color, prev: Move) -> usize {
+        Self::history_index(color, prev)
+    }
+
+    /// Rewards the quiet move that caused a cutoff and punishes the quiet moves
+    /// tried before it (history gravity keeps values bounded); the move becomes
+    /// this ply's killer and the counter move to the previous move.
+    pub fn update_quiet<V: Variant>(
+        &mut self,
+        pos: &Position<V>,
+        ctx: &Context,
+        ply: usize,
+        best: Move,
+        tried: &[Move],
+        depth: i32,
+    ) {
+        let color = pos.turn();
+        let bonus = (16 * depth * depth).min(1600);
+        if ply < self.killers.len() && self.killers[ply][0] != best {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = best;
+        }
+        if ctx.prev_move != Move::NULL {
+            self.counters[Self::counter_index(color, ctx.prev_move)] = best;
+        }
+        self.add(pos, ctx, best, bonus);
+        for &mv in tried {
+            if mv != best {
+                self.add(pos, ctx, mv, -bonus);
+            }
+        }
+    }
+
+    fn add<V: Variant>(&mut self, pos: &Position<V>, ctx: &Context, mv: Move, bonus: i32) {
+        fn gravity(h: &mut i32, bonus: i32) {
+            *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        }
+        gravity(
+            &mut self.history[Self::history_index(pos.turn(), mv)],
+            bonus,
+        );
+        let now = PieceTo::of(pos, mv);
+        for &prev in &ctx.prev {
+            if let Some(i) = Self::continuation_index(prev, now) {
+                gravity(&mut self.continuation[i], bonus);
+            }
+        }
+    }
+}
+
+/// Ordering scores for `moves` (same order), higher first.
+pub fn score_moves<V: Variant>(
+    pos: &Position<V>,
+    moves: &[Move],
+    tt_fp: u32,
+    heur: &Heuristics,
+    ply: usize,
+    ctx: &Context,
+    scores: &mut Vec<i32>,
+) {
+    scores.clear();
+    let killers = heur.killers.get(ply).copied().unwrap_or([Move::NULL; 2]);
+    let counter = if ctx.prev_move == Move::NULL {
+        Move::NULL
+    } else {
+        heur.counters[Heuristics::counter_index(pos.turn(), ctx.prev_move)]
+    };
+    for &mv in moves {
+        let s = if tt_fp != 0 && super::tt::move_fingerprint(mv) == tt_fp {
+            TT_MOVE
+        } else if V::is_noisy(pos, mv) {
+            let attacker = pos.role_at(mv.from).map_or(0, value_of);
+            let mvv_lva = V::gain_estimate(pos, mv) * 16 - attacker / 10;
+            // Captures that lose material by exchange go after the quiet moves.
+            if V::SEE && !super::see::see_ge(pos, mv, 0) {
+                BAD_NOISY + mvv_lva
+            } else {
+                NOISY + mvv_lva
+            }
+        } else if mv == killers[0] {
+            KILLER_1
+        } else if mv == killers[1] {
+            KILLER_2
+        } else if mv == counter {
+            COUNTER
+        } else {
+            heur.quiet_score(pos.turn(), mv, PieceTo::of(pos, mv), ctx)
+        };
+        scores.push(s);
+    }
+}
+
+/// Selection sort step: swaps the best remaining move to index `i`.
+#[inline]
+pub fn pick_next(moves: &mut [Move], scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+}

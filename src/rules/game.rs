@@ -1,0 +1,145 @@
+//! A game: a start position, the moves played and the key history, with the
+//! end-of-game rules of RULES.md in their binding order. Shared by the UCI front
+//! end (for `position ... moves`) and the match runner's referee.
+
+use shakmaty::{Color, Role};
+
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::Position;
+use crate::rules::variants::Variant;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win { winner: Color, reason: &'static str },
+    Draw { reason: &'static str },
+}
+
+impl Outcome {
+    /// PGN result string.
+    pub fn result(self) -> &'static str {
+        match self {
+            Outcome::Win {
+                winner: Color::White,
+                ..
+            } => "1-0",
+            Outcome::Win {
+                winner: Color::Black,
+                ..
+            } => "0-1",
+            Outcome::Draw { .. } => "1/2-1/2",
+        }
+    }
+
+    pub fn reason(self) -> &'static str {
+        match self {
+            Outcome::Win { reason, .. } | Outcome::Draw { reason } => reason,
+        }
+    }
+}
+
+/// Standard insufficient material: K v K, or K + one minor v K.
+pub fn insufficient_material<V: Variant>(pos: &Position<V>) -> bool {
+    let occ = pos.occupied();
+    let kings = pos.by_role(Role::King);
+    let minors = pos.by_role(Role::Knight) | pos.by_role(Role::Bishop);
+    let others = occ & !kings;
+    others.is_empty() || (others.count() == 1 && (others & minors).any())
+}
+
+/// Finds the legal move whose canonical token is `token`.
+pub fn find_move<V: Variant>(pos: &Position<V>, token: &str) -> Option<Move> {
+    let mut moves = MoveList::new();
+    V::legal_moves(pos, &mut moves);
+    let mut buf = String::new();
+    moves.into_iter().find(|&mv| {
+        buf.clear();
+        V::format_move(pos, mv, &mut buf);
+        buf == token
+    })
+}
+
+/// The canonical token of a move in `pos`.
+pub fn token<V: Variant>(pos: &Position<V>, mv: Move) -> String {
+    let mut s = String::new();
+    V::format_move(pos, mv, &mut s);
+    s
+}
+
+/// Plays `mv` (which must be legal) with the debug-build key check.
+#[inline]
+pub fn play<V: Variant>(pos: &mut Position<V>, mv: Move) {
+    V::play(pos, mv);
+    pos.debug_check_key();
+}
+
+#[derive(Clone, Debug)]
+pub struct Game<V: Variant> {
+    pub start: Position<V>,
+    pub pos: Position<V>,
+    pub moves: Vec<Move>,
+    /// Keys of every position so far, the current one last.
+    pub keys: Vec<u64>,
+}
+
+impl<V: Variant> Game<V> {
+    pub fn new(start: Position<V>) -> Self {
+        Game {
+            start,
+            pos: start,
+            moves: Vec::new(),
+            keys: vec![start.key()],
+        }
+    }
+
+    /// Plays a move given as a token; an illegal or malformed token changes nothing.
+    pub fn play_token(&mut self, token: &str) -> Result<Move, String> {
+        let mv = find_move(&self.pos, token).ok_or_else(|| {
+            format!(
+                "illegal move '{token}' in {}",
+                crate::rules::fen::format(&self.pos)
+            )
+        })?;
+        self.play(mv);
+        Ok(mv)
+    }
+
+    pub fn play(&mut self, mv: Move) {
+        play(&mut self.pos, mv);
+        self.moves.push(mv);
+        self.keys.push(self.pos.key());
+    }
+
+    /// How often the current position occurred so far (itself included). The
+    /// whole history is scanned: in Pacifist a clock reset (a conversion) is not
+    /// irreversible, so the halfmove window would miss repetitions.
+    pub fn repetitions(&self) -> usize {
+        let key = self.pos.key();
+        self.keys.iter().filter(|&&k| k == key).count()
+    }
+
+    /// RULES.md order: no legal move, threefold repetition, 50-move rule,
+    /// insufficient material.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let mut moves = MoveList::new();
+        V::legal_moves(&self.pos, &mut moves);
+        if moves.is_empty() {
+            return Some(V::no_legal_moves(&self.pos));
+        }
+        if self.repetitions() >= 3 {
+            return Some(Outcome::Draw {
+                reason: "threefold repetition",
+            });
+        }
+        if self.pos.halfmoves() >= 100 {
+            return Some(Outcome::Draw {
+                reason: "50-move rule",
+            });
+        }
+        if V::INSUFFICIENT_MATERIAL && insufficient_material(&self.pos) {
+            return Some(Outcome::Draw {
+                reason: "insufficient material",
+            });
+        }
+        None
+    }
+}

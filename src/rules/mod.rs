@@ -1,0 +1,15 @@
+//! The rules of the six variants: everything needed to set up, print, generate,
+//! play and referee a game, and nothing about searching or evaluating one.
+//! The match referee, the PGN reader, the tools and the web board use this layer
+//! without the engine. Nothing here imports from [`crate::engine`] or the front
+//! ends (`tests/layers.rs` checks it). The rules themselves are written down in
+//! `docs/RULES.md`.
+
+pub mod fen;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod variants;
+pub mod zobrist;

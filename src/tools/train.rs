@@ -1,0 +1,536 @@
+//! `turncoat train`: fits the chess network (src/nnue.rs) to labelled positions.
+//!
+//! Input: text lines `FEN;score;result` as scripts/label_positions.py writes them
+//! (score: Stockfish's static evaluation, White's view, its centipawns; result 1,
+//! 0.5 or 0 for White). The target is `lambda * sigmoid(scale * score / 400) +
+//! (1 - lambda) * result`, seen from the side to move; the loss is the squared
+//! error of `sigmoid(output)`, output 1.0 = 400 centipawns (nnue::SCALE). Adam with
+//! mini-batches, the batch's gradient summed over rayon's threads; the learning rate
+//! drops tenfold for the last fifth of the epochs. A random 1/50 of the positions
+//! is held out and its loss printed each epoch. Positions mirrored left-right are
+//! added when `--mirror` is given (chess is symmetric that way but for castling,
+//! which the network does not see).
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use rayon::prelude::*;
+use shakmaty::{Board, Color, Piece, Square};
+
+use crate::engine::nnue::{self, BUCKETS, HIDDEN, INPUTS};
+
+#[derive(Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Labelled position files (`FEN;score;result` lines).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the network.
+    #[arg(long, default_value = "src/nnue/chess.net")]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 30)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Adam step size.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Weight of the score in the target (1 = scores only).
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f32,
+    /// Factor from the labels' centipawns to Turncoat's.
+    #[arg(long, default_value_t = 0.9)]
+    pub scale: f32,
+    /// Also train on every position mirrored left-right.
+    #[arg(long)]
+    pub mirror: bool,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+}
+
+/// One position: its pieces, side to move, target probability from White's view.
+#[derive(Clone, Copy)]
+struct Sample {
+    pieces: [(Piece, Square); 32],
+    count: u8,
+    white_to_move: bool,
+    target: f32,
+}
+
+impl Sample {
+    /// The input features seen by the side to move, then by the other side
+    /// (`nnue::feature`, as the engine indexes them); `count` of each are used.
+    fn views(&self) -> ([u16; 32], [u16; 32]) {
+        let (us, them) = if self.white_to_move {
+            (Color::White, Color::Black)
+        } else {
+            (Color::Black, Color::White)
+        };
+        let mut views = ([0u16; 32], [0u16; 32]);
+        for (i, &(piece, sq)) in self.pieces[..self.count as usize].iter().enumerate() {
+            views.0[i] = nnue::feature(us, piece, sq) as u16;
+            views.1[i] = nnue::feature(them, piece, sq) as u16;
+        }
+        views
+    }
+
+    /// The position mirrored left-right (file a <-> h).
+    fn mirrored(&self) -> Sample {
+        let mut m = *self;
+        for (_, sq) in m.pieces[..m.count as usize].iter_mut() {
+            *sq = sq.flip_horizontal();
+        }
+        m
+    }
+
+    /// The output layer this position trains (`nnue::bucket`).
+    fn bucket(&self) -> usize {
+        nnue::bucket(u32::from(self.count))
+    }
+
+    fn target_to_move(&self) -> f32 {
+        if self.white_to_move {
+            self.target
+        } else {
+            1.0 - self.target
+        }
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn parse_line(line: &str, args: &TrainArgs) -> Result<Sample, String> {
+    let mut fields = line.split(';');
+    let fen = fields.next().ok_or("empty line")?;
+    let score: f32 = fields
+        .next()
+        .and_then(|s| s.trim().parse().ok())
+        .ok_or("bad score")?;
+    let result: f32 = fields
+        .next()
+        .and_then(|s| s.trim().parse().ok())
+        .ok_or("bad result")?;
+    let mut fen_fields = fen.split_whitespace();
+    let board = Board::from_ascii_board_fen(fen_fields.next().unwrap_or("").as_bytes())
+        .map_err(|e| format!("bad board: {e}"))?;
+    let white_to_move = match fen_fields.next() {
+        Some("w") => true,
+        Some("b") => false,
+        _ => return Err("bad side to move".into()),
+    };
+    let mut sample = Sample {
+        pieces: [(Color::White.pawn(), Square::A1); 32],
+        count: 0,
+        white_to_move,
+        target: args.lambda * sigmoid(args.scale * score / nnue::SCALE as f32)
+            + (1.0 - args.lambda) * result,
+    };
+    for (sq, piece) in board {
+        if sample.count as usize == 32 {
+            return Err("more than 32 pieces".into());
+        }
+        sample.pieces[sample.count as usize] = (piece, sq);
+        sample.count += 1;
+    }
+    Ok(sample)
+}
+
+/// Float weights in the file's layout.
+#[derive(Clone)]
+struct Params {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    /// BUCKETS output layers of 2 * HIDDEN weights, one after the other.
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+}
+
+impl Params {
+    fn zeros() -> Params {
+        Params {
+            w1: vec![0.0; INPUTS * HIDDEN],
+            b1: vec![0.0; HIDDEN],
+            w2: vec![0.0; BUCKETS * 2 * HIDDEN],
+            b2: vec![0.0; BUCKETS],
+        }
+    }
+
+    fn random(seed: u64) -> Params {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut uniform = move |bound: f32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound
+        };
+        let mut p = Params::zeros();
+        let b1 = 1.0 / (INPUTS as f32).sqrt();
+        p.w1.iter_mut().for_each(|w| *w = uniform(b1));
+        let b2 = 1.0 / ((2 * HIDDEN) as f32).sqrt();
+        p.w2.iter_mut().for_each(|w| *w = uniform(b2));
+        p
+    }
+
+    fn add(&mut self, other: &Params) {
+        for (a, b) in self.w1.iter_mut().zip(&other.w1) {
+            *a += b;
+        }
+        for (a, b) in self.b1.iter_mut().zip(&other.b1) {
+            *a += b;
+        }
+        for (a, b) in self.w2.iter_mut().zip(&other.w2) {
+            *a += b;
+        }
+        for (a, b) in self.b2.iter_mut().zip(&other.b2) {
+            *a += b;
+        }
+    }
+
+    fn slices_mut(&mut self) -> [&mut [f32]; 4] {
+        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
+    }
+
+    /// The first layer's sums for both views (side to move first) and the
+    /// output's probability through output layer `bucket`.
+    fn forward(&self, views: [&[u16]; 2], bucket: usize) -> ([[f32; HIDDEN]; 2], f32) {
+        let mut acc = [[0f32; HIDDEN]; 2];
+        for (a, feats) in acc.iter_mut().zip(views) {
+            a.copy_from_slice(&self.b1);
+            for &f in feats {
+                let column = &self.w1[f as usize * HIDDEN..][..HIDDEN];
+                for (x, w) in a.iter_mut().zip(column) {
+                    *x += w;
+                }
+            }
+        }
+        let mut out = self.b2[bucket];
+        for (half, a) in acc.iter().enumerate() {
+            let w2 = &self.w2[(2 * bucket + half) * HIDDEN..][..HIDDEN];
+            for (x, w) in a.iter().zip(w2) {
+                let c = x.clamp(0.0, 1.0);
+                out += c * c * w;
+            }
+        }
+        (acc, sigmoid(out))
+    }
+
+    /// One sample's squared error.
+    fn error(&self, s: &Sample) -> f32 {
+        let (us, them) = s.views();
+        let n = s.count as usize;
+        let (_, p) = self.forward([&us[..n], &them[..n]], s.bucket());
+        (p - s.target_to_move()).powi(2)
+    }
+
+    /// Adds the gradient of one sample's squared error to `grad`; returns the error.
+    fn backprop(&self, s: &Sample, grad: &mut Params) -> f32 {
+        let (us, them) = s.views();
+        let n = s.count as usize;
+        let bucket = s.bucket();
+        let (acc, p) = self.forward([&us[..n], &them[..n]], bucket);
+        let err = p - s.target_to_move();
+        let g = 2.0 * err * p * (1.0 - p);
+        grad.b2[bucket] += g;
+        for (half, (a, feats)) in acc.iter().zip([&us[..n], &them[..n]]).enumerate() {
+            let w2 = &self.w2[(2 * bucket + half) * HIDDEN..][..HIDDEN];
+            let gw2 = &mut grad.w2[(2 * bucket + half) * HIDDEN..][..HIDDEN];
+            let mut d = [0f32; HIDDEN];
+            for i in 0..HIDDEN {
+                let c = a[i].clamp(0.0, 1.0);
+                gw2[i] += g * c * c;
+                d[i] = if a[i] > 0.0 && a[i] < 1.0 {
+                    g * w2[i] * 2.0 * c
+                } else {
+                    0.0
+                };
+            }
+            for (b, x) in grad.b1.iter_mut().zip(&d) {
+                *b += x;
+            }
+            for &f in feats {
+                let column = &mut grad.w1[f as usize * HIDDEN..][..HIDDEN];
+                for (w, x) in column.iter_mut().zip(&d) {
+                    *w += x;
+                }
+            }
+        }
+        err * err
+    }
+
+    fn gradient(&self, batch: &[Sample]) -> (Params, f32) {
+        let chunk = batch.len().div_ceil(rayon::current_num_threads()).max(1);
+        batch
+            .par_chunks(chunk)
+            .map(|part| {
+                let mut grad = Params::zeros();
+                let loss = part
+                    .iter()
+                    .map(|s| self.backprop(s, &mut grad))
+                    .sum::<f32>();
+                (grad, loss)
+            })
+            .reduce(
+                || (Params::zeros(), 0.0),
+                |(mut a, la), (b, lb)| {
+                    a.add(&b);
+                    (a, la + lb)
+                },
+            )
+    }
+
+    fn loss(&self, samples: &[Sample]) -> f32 {
+        let total: f32 = samples.par_iter().map(|s| self.error(s)).sum();
+        total / samples.len().max(1) as f32
+    }
+
+    fn write(&self, path: &PathBuf) -> Result<(), String> {
+        let mut bytes = Vec::with_capacity(nnue::FILE_LEN);
+        bytes.extend_from_slice(nnue::MAGIC);
+        bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        let quantise = |x: f32, q: i32| (x * q as f32).round() as i16;
+        for &w in self.w1.iter().chain(&self.b1) {
+            bytes.extend_from_slice(&quantise(w, nnue::QA).to_le_bytes());
+        }
+        for (w2, &b2) in self.w2.chunks_exact(2 * HIDDEN).zip(&self.b2) {
+            for &w in w2 {
+                bytes.extend_from_slice(&quantise(w, nnue::QB).to_le_bytes());
+            }
+            let b2 = (b2 * (nnue::QA * nnue::QB) as f32).round() as i32;
+            bytes.extend_from_slice(&b2.to_le_bytes());
+        }
+        let mut file = fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        file.write_all(&bytes)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+struct Adam {
+    m: Params,
+    v: Params,
+    t: i32,
+}
+
+impl Adam {
+    fn step(&mut self, p: &mut Params, g: &mut Params, lr: f32, batch: usize) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        let scale = 1.0 / batch as f32;
+        let params = p.slices_mut();
+        let grads = g.slices_mut();
+        let ms = self.m.slices_mut();
+        let vs = self.v.slices_mut();
+        for (((p, g), m), v) in params.into_iter().zip(grads).zip(ms).zip(vs) {
+            for i in 0..p.len() {
+                let g = g[i] * scale;
+                m[i] = B1 * m[i] + (1.0 - B1) * g;
+                v[i] = B2 * v[i] + (1.0 - B2) * g * g;
+                let step = lr * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-8);
+                p[i] = (p[i] - step).clamp(-nnue::WEIGHT_CLIP, nnue::WEIGHT_CLIP);
+            }
+        }
+    }
+}
+
+fn load(args: &TrainArgs) -> Result<Vec<Sample>, String> {
+    let mut samples = Vec::new();
+    let mut bad = 0usize;
+    for path in &args.data {
+        let file = fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for line in BufReader::new(file).lines() {
+            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            match parse_line(&line, args) {
+                Ok(s) => samples.push(s),
+                Err(e) => {
+                    bad += 1;
+                    if bad <= 5 {
+                        log::warn!("{}: {e}: {line}", path.display());
+                    }
+                }
+            }
+        }
+    }
+    if bad > 0 {
+        eprintln!("skipped {bad} malformed lines");
+    }
+    Ok(samples)
+}
+
+pub fn run(args: &TrainArgs) -> Result<(), String> {
+    if args.threads == 0 || args.batch == 0 || args.epochs == 0 {
+        return Err("--threads, --batch and --epochs must be at least 1".to_string());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let mut samples = load(args)?;
+    if samples.len() < 100 {
+        return Err(format!(
+            "only {} positions: too few to train",
+            samples.len()
+        ));
+    }
+    // Shuffle (xorshift Fisher-Yates), then hold out 1/50 for validation.
+    let mut state = args.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for i in (1..samples.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        samples.swap(i, j);
+    }
+    let held = samples.len() / 50;
+    let mut training = samples.split_off(held);
+    let validation = samples;
+    if args.mirror {
+        let mirrored: Vec<Sample> = training.iter().map(Sample::mirrored).collect();
+        training.extend(mirrored);
+    }
+    eprintln!(
+        "{} training, {} validation positions, loaded in {:.1} s",
+        training.len(),
+        validation.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let mut params = Params::random(args.seed);
+    let mut adam = Adam {
+        m: Params::zeros(),
+        v: Params::zeros(),
+        t: 0,
+    };
+    pool.install(|| -> Result<(), String> {
+        for epoch in 1..=args.epochs {
+            let lr = if epoch * 5 > args.epochs * 4 {
+                args.lr / 10.0
+            } else {
+                args.lr
+            };
+            for i in (1..training.len()).rev() {
+                let j = (next() % (i as u64 + 1)) as usize;
+                training.swap(i, j);
+            }
+            let mut total = 0.0;
+            for batch in training.chunks(args.batch) {
+                let (mut grad, loss) = params.gradient(batch);
+                total += loss;
+                adam.step(&mut params, &mut grad, lr, batch.len());
+            }
+            eprintln!(
+                "epoch {epoch:3}: train {:.6}  validation {:.6}  ({:.0} s)",
+                total / training.len() as f32,
+                params.loss(&validation),
+                start.elapsed().as_secs_f64()
+            );
+            params.write(&args.out)?;
+        }
+        Ok(())
+    })?;
+    eprintln!("wrote {}", args.out.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square;
+
+    fn args() -> TrainArgs {
+        TrainArgs {
+            data: vec![],
+            out: PathBuf::new(),
+            epochs: 1,
+            batch: 1,
+            lr: 0.0,
+            lambda: 1.0,
+            scale: 1.0,
+            mirror: false,
+            seed: 1,
+            threads: 1,
+        }
+    }
+
+    /// The file the trainer writes is the network the engine reads: with weights
+    /// on the quantisation grid the engine's centipawns equal the trainer's float
+    /// output, bucket by bucket (each bucket's bias 200 cp from the next, so a
+    /// layer read from the wrong place shows).
+    #[test]
+    fn written_network_evaluates_like_the_trainer() {
+        let mut p = Params::zeros();
+        let grid = |i: usize, span: usize| ((i * 7919) % (2 * span + 1)) as f32 - span as f32;
+        for (i, w) in p.w1.iter_mut().enumerate() {
+            *w = grid(i, 12) / nnue::QA as f32;
+        }
+        for (i, w) in p.b1.iter_mut().enumerate() {
+            *w = grid(i + 5, 20) / nnue::QA as f32;
+        }
+        for (i, w) in p.w2.iter_mut().enumerate() {
+            *w = grid(i + 11, 30) / nnue::QB as f32;
+        }
+        for (b, w) in p.b2.iter_mut().enumerate() {
+            *w = (b as f32 - 3.5) * 0.5;
+        }
+        let path = std::env::temp_dir().join(format!("turncoat-train-{}.net", std::process::id()));
+        p.write(&path).unwrap();
+        let bytes = fs::read(&path).unwrap();
+        let _ = fs::remove_file(&path);
+        let net = nnue::Network::from_bytes(&bytes).expect("a network file");
+        let mut buckets = Vec::new();
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+            "8/8/3k4/8/8/8/2R5/4K3 w - - 0 1",
+            "8/8/3k4/8/8/8/2R5/4K3 b - - 0 1",
+            "r4rk1/pp3ppp/8/8/8/8/PP3PPP/R4RK1 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/1n3PPP/6K1 b - - 0 1",
+        ] {
+            let s = parse_line(&format!("{fen};0;0.5"), &args()).unwrap();
+            let (us, them) = s.views();
+            let n = s.count as usize;
+            let (_, prob) = p.forward([&us[..n], &them[..n]], s.bucket());
+            let float_cp = (prob / (1.0 - prob)).ln() * nnue::SCALE as f32;
+            let pos: crate::rules::position::Position<crate::rules::variants::chess::Chess> =
+                crate::rules::fen::parse(fen).unwrap();
+            let engine_cp = net.evaluate_board(&nnue::piece_boards(&pos), pos.turn());
+            assert!(
+                (engine_cp as f32 - float_cp).abs() <= 2.0,
+                "{fen}: engine {engine_cp}, trainer {float_cp}"
+            );
+            buckets.push(s.bucket());
+        }
+        assert_eq!(buckets, [7, 7, 0, 0, 3, 1]);
+    }
+
+    #[test]
+    fn black_view_mirrors_white_view() {
+        let s = parse_line("4k3/8/8/8/8/8/8/4K1N1 b - - 0 1;0;0.5", &args()).unwrap();
+        let (us, them) = s.views();
+        let black = Color::Black;
+        let knight = shakmaty::Piece {
+            color: Color::White,
+            role: shakmaty::Role::Knight,
+        };
+        // Black to move: "us" is Black's view, where White's g1 knight is theirs on g8.
+        assert!(us[..3].contains(&(nnue::feature(black, knight, Square::G1) as u16)));
+        assert!(them[..3].contains(&(nnue::feature(Color::White, knight, Square::G1) as u16)));
+        assert_eq!(s.target_to_move(), 0.5);
+        // Mirrored, the knight stands on b1.
+        let (_, them) = s.mirrored().views();
+        assert!(them[..3].contains(&(nnue::feature(Color::White, knight, Square::B1) as u16)));
+    }
+}
