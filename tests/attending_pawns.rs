@@ -5,6 +5,7 @@ mod common;
 use common::sorted;
 
 use shakmaty::{Color, Rank, Role, Square};
+use turncoat::engine::policy::Policy;
 use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game};
 use turncoat::rules::movegen::{self, Legality, Stage};

@@ -7,6 +7,7 @@ mod common;
 use common::sorted;
 
 use shakmaty::{Color, Square};
+use turncoat::engine::policy::Policy;
 use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
 use turncoat::rules::movegen::{self, Legality, Stage};

@@ -9,13 +9,16 @@ use common::sorted;
 use std::collections::BTreeSet;
 
 use shakmaty::{attacks, Color, Role, Square};
+use turncoat::engine::policy::Policy;
 use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
-use turncoat::rules::moves::{MoveKind, MoveList};
+use turncoat::rules::moves::MoveList;
 use turncoat::rules::perft;
 use turncoat::rules::position::Position;
 use turncoat::rules::variants::chess::Chess;
-use turncoat::rules::variants::cruise_pawns::{detonated, is_shoot_down, CruisePawns, Path};
+use turncoat::rules::variants::cruise_pawns::{
+    detonated, is_shoot_down, CruisePawns, Path, LAUNCH,
+};
 use turncoat::rules::variants::Variant;
 
 type V = CruisePawns;
@@ -583,13 +586,10 @@ fn search_moves_skip_only_dominated_paths() {
             if search.contains(mv) {
                 continue;
             }
-            assert!(
-                mv.kind == MoveKind::Launch && mv.extra != 0,
-                "{f}: dropped {mv:?}"
-            );
+            assert!(mv.kind == LAUNCH && mv.extra != 0, "{f}: dropped {mv:?}");
             let mask = shootable(&board, mv.from, Path(mv.extra));
             assert!(
-                search.iter().any(|k| k.kind == MoveKind::Launch
+                search.iter().any(|k| k.kind == LAUNCH
                     && k.from == mv.from
                     && k.to == mv.to
                     && k.extra != 0
@@ -617,11 +617,9 @@ fn noisy_moves_hold_launches_shoot_downs_and_captures() {
     let q = pos("7r/P7/8/8/8/8/8/K6k w - - 0 1");
     let mut noisy = MoveList::new();
     V::noisy_moves(&q, &mut noisy);
-    let launches = noisy.iter().filter(|m| m.kind == MoveKind::Launch).count();
+    let launches = noisy.iter().filter(|m| m.kind == LAUNCH).count();
     assert!(launches >= 1);
-    assert!(noisy
-        .iter()
-        .all(|m| m.kind != MoveKind::Launch || m.extra != 0));
+    assert!(noisy.iter().all(|m| m.kind != LAUNCH || m.extra != 0));
     assert_eq!(noisy.iter().filter(|m| m.promotion.is_some()).count(), 4);
     assert!(noisy.iter().all(|m| V::is_noisy(&q, *m)));
     // Nothing on the way to h8 is attacked: one unstoppable path suffices.

@@ -7,6 +7,7 @@ use common::sorted;
 
 use serde_json::Value;
 use shakmaty::{Color, Square};
+use turncoat::engine::policy::Policy;
 use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
 use turncoat::rules::moves::MoveList;

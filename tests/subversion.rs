@@ -3,13 +3,14 @@
 
 mod common;
 
+use turncoat::engine::policy::Policy;
 use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
 use turncoat::rules::moves::{MoveKind, MoveList};
 use turncoat::rules::perft;
 use turncoat::rules::position::Position;
 use turncoat::rules::variants::chess::Chess;
-use turncoat::rules::variants::subversion::Subversion;
+use turncoat::rules::variants::subversion::{Subversion, SUBVERSION};
 use turncoat::rules::variants::{Variant, VariantKind};
 
 const PERFT: &str = include_str!("data/subversion_perft.json");
@@ -463,7 +464,7 @@ fn noisy_moves_match_legal_moves() {
             .collect();
         assert!(all
             .iter()
-            .filter(|m| m.kind == MoveKind::Subversion)
+            .filter(|m| m.kind == SUBVERSION)
             .all(|&m| Subversion::is_noisy(&pos, m)));
         let mut noisy = MoveList::new();
         Subversion::noisy_moves(&pos, &mut noisy);
@@ -608,7 +609,7 @@ fn random_playouts_match_naive_rules() {
             // Prefer subversions half of the time so that material keeps changing.
             let subs: Vec<_> = moves
                 .iter()
-                .filter(|m| m.kind == MoveKind::Subversion)
+                .filter(|m| m.kind == SUBVERSION)
                 .copied()
                 .collect();
             let mv = if !subs.is_empty() && rand() % 2 == 0 {

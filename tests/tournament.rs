@@ -7,12 +7,13 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use turncoat::engine::openings::{self, OpeningSource, Rng};
+use turncoat::engine::policy::Policy;
 use turncoat::rules::fen;
 use turncoat::rules::game::Game;
 use turncoat::rules::moves::MoveList;
 use turncoat::rules::position::Position;
 use turncoat::rules::variants::chess::Chess;
-use turncoat::rules::variants::{Variant, VariantKind};
+use turncoat::rules::variants::VariantKind;
 use turncoat::tournament::config::{Config, EngineConfig};
 use turncoat::tournament::engine::Score;
 use turncoat::tournament::pgn::{self, PgnContext};
@@ -553,7 +554,7 @@ fn pgn_round_trip_in_every_variant() {
     }
 }
 
-fn round_trip_random<V: Variant>(v: VariantKind) {
+fn round_trip_random<V: Policy>(v: VariantKind) {
     let mut rng = Rng::new(99);
     for game_no in 0..5 {
         let start = if game_no % 2 == 0 {

@@ -4,10 +4,11 @@
 
 use std::time::Instant;
 
+use crate::engine::policy::Policy;
 use crate::engine::search::{self, Limits};
 use crate::rules::fen;
 use crate::rules::position::Position;
-use crate::rules::variants::{Variant, VariantKind};
+use crate::rules::variants::VariantKind;
 use crate::with_variant;
 
 pub const DEFAULT_DEPTH: u32 = 9;
@@ -67,7 +68,7 @@ pub fn run(variant: VariantKind, depth: u32) -> Result<BenchResult, String> {
     Ok(BenchResult { nodes, millis })
 }
 
-fn bench_one<V: Variant>(fen_str: &str, depth: u32) -> Result<u64, String> {
+fn bench_one<V: Policy>(fen_str: &str, depth: u32) -> Result<u64, String> {
     let pos: Position<V> = fen::parse(fen_str)?;
     let limits = Limits {
         depth: Some(depth),

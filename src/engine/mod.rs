@@ -6,4 +6,5 @@ pub mod bench;
 pub mod eval;
 pub mod nnue;
 pub mod openings;
+pub mod policy;
 pub mod search;

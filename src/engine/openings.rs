@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::engine::policy::Policy;
 use crate::rules::fen;
 use crate::rules::game::Game;
 use crate::rules::moves::MoveList;
@@ -54,7 +55,7 @@ pub fn openings(
     crate::with_variant!(variant, V => openings_for::<V>(source, count))
 }
 
-fn openings_for<V: Variant>(source: &OpeningSource, count: usize) -> Result<Vec<String>, String> {
+fn openings_for<V: Policy>(source: &OpeningSource, count: usize) -> Result<Vec<String>, String> {
     match source {
         OpeningSource::StartPosition => Ok(vec![fen::format(&Position::<V>::startpos()); count]),
         OpeningSource::File(path) => {
@@ -131,7 +132,7 @@ pub const BALANCE_CP: i32 = 150;
 const BALANCE_NODES: u64 = 20_000;
 
 /// Is `pos` roughly level by a short search of our own engine?
-fn balanced<V: Variant>(pos: &Position<V>, history: &[u64]) -> bool {
+fn balanced<V: Policy>(pos: &Position<V>, history: &[u64]) -> bool {
     let limits = crate::engine::search::Limits {
         nodes: Some(BALANCE_NODES),
         ..Default::default()
@@ -144,7 +145,7 @@ fn balanced<V: Variant>(pos: &Position<V>, history: &[u64]) -> bool {
 /// random legal plies from the start position, retried (with the same stream) until
 /// no position on the way ends the game and the last one is roughly level
 /// ([`BALANCE_CP`]). Deterministic in `(seed, index, plies)`.
-pub fn random_opening<V: Variant>(seed: u64, index: u64, plies: u32) -> Result<String, String> {
+pub fn random_opening<V: Policy>(seed: u64, index: u64, plies: u32) -> Result<String, String> {
     let mut rng = Rng::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
     // Mix once more so that consecutive indices do not give correlated streams.
     rng = Rng::new(rng.next_u64());

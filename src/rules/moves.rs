@@ -29,10 +29,11 @@ pub enum MoveKind {
     EnPassant,
     /// Castling, written king from-to; the rook is found from the castling rights.
     Castle,
-    /// Subversion: no piece moves; `to` is the target, `extra` the paid squares.
-    Subversion,
-    /// Cruise Pawns launch or self-detonation; `extra` encodes the path.
-    Launch,
+    /// A move the variant's rulebook applies entirely by itself (`play_base`
+    /// leaves it alone): `from`, `to` and `extra` mean what that variant says.
+    /// Each variant has at most one such kind and names it (Subversion's
+    /// `SUBVERSION`, Cruise Pawns' `LAUNCH`).
+    Special,
 }
 
 /// A move of any variant. `extra` is variant payload; 0 means "none".

@@ -59,6 +59,9 @@ pub struct Position<V: Variant> {
     key: u64,
     /// The variant's extra state (FEN 7th field). Change it through `set_state`.
     state: V::State,
+    /// What the variant carries from move to move to save work; derived from the
+    /// board, so it takes no part in equality or the key.
+    cache: V::Cache,
 }
 
 impl<V: Variant> PartialEq for Position<V> {
@@ -91,6 +94,7 @@ impl<V: Variant> Position<V> {
             fullmoves: 1,
             key: 0,
             state: V::State::default(),
+            cache: V::Cache::default(),
         };
         pos.key = pos.compute_key();
         pos
@@ -167,6 +171,10 @@ impl<V: Variant> Position<V> {
     #[inline]
     pub fn key(&self) -> u64 {
         self.key
+    }
+    #[inline]
+    pub fn cache(&self) -> &V::Cache {
+        &self.cache
     }
     #[inline]
     pub fn state(&self) -> &V::State {
@@ -330,6 +338,12 @@ impl<V: Variant> Position<V> {
         self.state = state;
     }
 
+    /// Replaces the variant's carried facts (no key change: they are derived).
+    #[inline]
+    pub fn set_cache(&mut self, cache: V::Cache) {
+        self.cache = cache;
+    }
+
     /// Hands the move to the other side (and counts full moves after Black).
     #[inline]
     pub fn pass_turn(&mut self) {
@@ -396,7 +410,7 @@ impl<V: Variant> Position<V> {
                     rook,
                 );
             }
-            MoveKind::Null | MoveKind::Subversion | MoveKind::Launch => {}
+            MoveKind::Null | MoveKind::Special => {}
         }
         self.pass_turn();
         captured

@@ -23,13 +23,13 @@ use clap::Args;
 use shakmaty::Color;
 
 use crate::engine::openings::random_opening;
+use crate::engine::policy::Policy;
 use crate::engine::search::tt::TranspositionTable;
 use crate::engine::search::{self, HistoryStore, Limits, Options, Shared, MATE_BOUND};
 use crate::rules::fen;
 use crate::rules::game::{self, Game, Outcome};
 use crate::rules::position::Position;
 use crate::rules::variants::chess::Chess;
-use crate::rules::variants::Variant;
 
 #[derive(Args, Debug, Clone)]
 pub struct DatagenArgs {

@@ -12,6 +12,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+use crate::engine::policy::Policy;
 use crate::engine::search::tt::{Bound, TranspositionTable};
 use crate::engine::search::{self, HistoryStore, Info, Limits, Score, Shared};
 use crate::engine::{eval, nnue};
@@ -378,7 +379,7 @@ impl Engine {
     }
 }
 
-fn run_search<V: Variant>(
+fn run_search<V: Policy>(
     spec: &PositionSpec,
     limits: &Limits,
     options: &search::Options,

@@ -18,10 +18,10 @@ use shakmaty::{Color, Role};
 
 use crate::engine::eval;
 use crate::engine::nnue::{self, AccumulatorStack};
+use crate::engine::policy::Policy;
 use crate::rules::game::{self, Outcome};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
-use crate::rules::variants::Variant;
 
 use ordering::{pick_next, score_moves, Context, Heuristics, PieceTo, MAX_PLY};
 pub use timeman::{Limits, TimeManager};
@@ -175,7 +175,7 @@ struct RootMove {
 
 /// Searches `pos` (reached through the positions whose keys are `history`, oldest
 /// first, not including `pos`) under `limits`, reporting through `report`.
-pub fn search<V: Variant>(
+pub fn search<V: Policy>(
     pos: &Position<V>,
     history: &[u64],
     limits: &Limits,
@@ -258,7 +258,7 @@ pub fn search<V: Variant>(
 
 /// A silent single-threaded search with a fresh `hash_mb` table: deterministic
 /// for a given position and limits (bench signatures, opening balance checks).
-pub fn search_fresh<V: Variant>(
+pub fn search_fresh<V: Policy>(
     pos: &Position<V>,
     history: &[u64],
     limits: &Limits,
@@ -285,7 +285,7 @@ fn wait_while_infinite(limits: &Limits, shared: &Shared) {
     }
 }
 
-fn terminal_score<V: Variant>(pos: &Position<V>, ply: usize) -> i32 {
+fn terminal_score<V: Policy>(pos: &Position<V>, ply: usize) -> i32 {
     match V::no_legal_moves(pos) {
         Outcome::Win { winner, .. } if winner == pos.turn() => MATE - ply as i32,
         Outcome::Win { .. } => -MATE + ply as i32,
@@ -357,7 +357,7 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
-struct Worker<'a, V: Variant> {
+struct Worker<'a, V: Policy> {
     id: usize,
     shared: &'a Shared,
     limits: &'a Limits,
@@ -387,7 +387,7 @@ struct Worker<'a, V: Variant> {
     _variant: std::marker::PhantomData<V>,
 }
 
-impl<'a, V: Variant> Worker<'a, V> {
+impl<'a, V: Policy> Worker<'a, V> {
     fn new(
         id: usize,
         shared: &'a Shared,
@@ -1144,6 +1144,7 @@ impl<'a, V: Variant> Worker<'a, V> {
 mod tests {
     use super::*;
     use crate::rules::variants::chess::Chess;
+    use crate::rules::variants::Variant;
 
     #[test]
     fn history_carries_over_until_cleared() {

@@ -5,9 +5,10 @@
 
 use shakmaty::Color;
 
+use crate::engine::policy::Policy;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::rules::variants::{value_of, Variant};
+use crate::rules::variants::value_of;
 
 pub const MAX_PLY: usize = 128;
 
@@ -33,7 +34,7 @@ impl PieceTo {
     /// The piece is the one on `from`, or on `to` for moves that move nothing
     /// (Subversion turns the piece on `to`).
     #[inline]
-    pub fn of<V: Variant>(pos: &Position<V>, mv: Move) -> PieceTo {
+    pub fn of<V: Policy>(pos: &Position<V>, mv: Move) -> PieceTo {
         let piece = pos.piece_at(mv.from).or_else(|| pos.piece_at(mv.to));
         let p = piece.map_or(0, |p| p.color as usize * 6 + (p.role as usize - 1));
         PieceTo((p * 64 + mv.to as usize) as u16)
@@ -118,7 +119,7 @@ impl Heuristics {
     /// Rewards the quiet move that caused a cutoff and punishes the quiet moves
     /// tried before it (history gravity keeps values bounded); the move becomes
     /// this ply's killer and the counter move to the previous move.
-    pub fn update_quiet<V: Variant>(
+    pub fn update_quiet<V: Policy>(
         &mut self,
         pos: &Position<V>,
         ctx: &Context,
@@ -144,7 +145,7 @@ impl Heuristics {
         }
     }
 
-    fn add<V: Variant>(&mut self, pos: &Position<V>, ctx: &Context, mv: Move, bonus: i32) {
+    fn add<V: Policy>(&mut self, pos: &Position<V>, ctx: &Context, mv: Move, bonus: i32) {
         fn gravity(h: &mut i32, bonus: i32) {
             *h += bonus - *h * bonus.abs() / HISTORY_MAX;
         }
@@ -162,7 +163,7 @@ impl Heuristics {
 }
 
 /// Ordering scores for `moves` (same order), higher first.
-pub fn score_moves<V: Variant>(
+pub fn score_moves<V: Policy>(
     pos: &Position<V>,
     moves: &[Move],
     tt_fp: u32,

@@ -4,9 +4,10 @@
 
 use shakmaty::{attacks, Bitboard, Color, Role};
 
+use crate::engine::policy::Policy;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
-use crate::rules::variants::{value_of, Variant};
+use crate::rules::variants::value_of;
 
 #[inline]
 fn see_value(role: Role) -> i32 {
@@ -18,7 +19,7 @@ fn see_value(role: Role) -> i32 {
 
 /// True when `mv` wins at least `threshold` centipawns by the exchange on its
 /// destination square (pins ignored).
-pub fn see_ge<V: Variant>(pos: &Position<V>, mv: Move, threshold: i32) -> bool {
+pub fn see_ge<V: Policy>(pos: &Position<V>, mv: Move, threshold: i32) -> bool {
     if mv.kind != MoveKind::Normal {
         return 0 >= threshold;
     }

@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 
-use super::{validate_standard, value_of, Variant};
+use super::{validate_standard, Variant};
 use crate::rules::movegen::{self, Legality, Stage};
 use crate::rules::moves::{write_square, Move, MoveKind, MoveList};
 use crate::rules::position::{castle_side, rook_file, Position};
@@ -448,24 +448,13 @@ impl AttendingPawns {
     }
 }
 
-/// Evaluation weights (centipawns).
-/// An unattached pawn may only capture: it cannot advance or promote by itself.
-const UNATTACHED_PAWN: i32 = -25;
-/// A celebrity with a live pawn must find it a square on every move.
-const ATTENDED_CELEBRITY: i32 = -6;
-/// An attached pawn beside its celebrity shields it and keeps the choice cheap.
-const PAWN_AT_HAND: i32 = 4;
-
 impl Variant for AttendingPawns {
     const NAME: &'static str = "attendingpawns";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 \
         a1a2,b1b2,c1c2,d1d2,e1e2,f1f2,g1g2,h1h2,a8a7,b8b7,c8c7,d8d7,e8e7,f8f7,g8g7,h8h7";
 
-    /// Passing stays as harmless as in chess: celebrities keep their moves, and
-    /// the usual pawn-ending guard of the search covers king-and-pawn zugzwang.
-    const NULL_MOVE: bool = true;
-
     type State = Links;
+    type Cache = ();
 
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
         // Moves without any placement are exactly chess-legal: keep those from the
@@ -499,38 +488,6 @@ impl Variant for AttendingPawns {
         Self::attended_moves(pos, out);
         Self::promotions(pos, out);
         Self::castling_moves(pos, out);
-    }
-
-    fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
-        if mv.promotion.is_some()
-            || mv.kind == MoveKind::EnPassant
-            || (mv.kind == MoveKind::Normal && pos.occupied().contains(mv.to))
-        {
-            return true;
-        }
-        // A placement that captures or makes the pawn check the enemy king.
-        let them = !pos.turn();
-        let their_king = pos.by_piece(them.king());
-        placements(mv).any(|(_, to)| {
-            pos.by_color(them).contains(to)
-                || (attacks::pawn_attacks(pos.turn(), to) & their_king).any()
-        })
-    }
-
-    fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
-        let base = match mv.kind {
-            MoveKind::EnPassant => value_of(Role::Pawn),
-            _ => pos.role_at(mv.to).map_or(0, value_of),
-        };
-        let promo = mv
-            .promotion
-            .map_or(0, |r| value_of(r) - value_of(Role::Pawn));
-        let them = pos.by_color(!pos.turn());
-        let placed: i32 = placements(mv)
-            .filter(|&(_, to)| them.contains(to) && to != mv.to)
-            .map(|(_, to)| pos.role_at(to).map_or(0, value_of))
-            .sum();
-        base + promo + placed
     }
 
     fn play(pos: &mut Position<Self>, mv: Move) {
@@ -670,42 +627,6 @@ impl Variant for AttendingPawns {
             write_square(out, to);
         }
     }
-
-    fn evaluate(pos: &Position<Self>) -> i32 {
-        side_terms(pos, Color::White) - side_terms(pos, Color::Black)
-    }
-}
-
-/// The variant's terms for `color` (centipawns, positive is good for `color`).
-///
-/// Measured VariantEval on vs off, 200 games at 50000 nodes (`--seed 11`):
-/// 119-75-6, +77.7 +/- 48.9 Elo, LOS 99.9%. Without the passed-pawn discount
-/// (the flat terms only) the same run gave +26.1 +/- 48.2.
-fn side_terms(pos: &Position<AttendingPawns>, color: Color) -> i32 {
-    let links = pos.state();
-    let ours = pos.by_color(color);
-    let their_pawns = pos.by_piece((!color).pawn());
-    let mut score = 0;
-    for p in pos.by_role(Role::Pawn) & ours & !links.pawns() {
-        score += UNATTACHED_PAWN;
-        // The shared evaluation pays a passed pawn for the road ahead; an
-        // unattached one can only walk it by capturing.
-        if (crate::engine::eval::front_span(p, color) & their_pawns).is_empty() {
-            let w = crate::engine::eval::weights_for::<AttendingPawns>().passed
-                [color.relative_rank(p.rank()) as usize];
-            score -= (w.0 + w.1) / 2;
-        }
-    }
-    for c in links.celebrities() & ours {
-        score += ATTENDED_CELEBRITY;
-        if links
-            .pawn_of(c)
-            .is_some_and(|p| attacks::king_attacks(c).contains(p))
-        {
-            score += PAWN_AT_HAND;
-        }
-    }
-    score
 }
 
 /// RULES.md FEN check: a link joins a celebrity to a pawn of the same colour.

@@ -13,7 +13,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
-use super::{rank_of, validate_standard, value_of, Variant};
+use super::{rank_of, validate_standard, Variant};
 use crate::rules::movegen::{self, Legality, Stage};
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::Position;
@@ -29,6 +29,7 @@ impl Variant for CowardlyCrew {
     const NAME: &'static str = "cowardlycrew";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     type State = ();
+    type Cache = ();
 
     /// The chess-legal moves (each capture's plain form among them), then, for
     /// every capture that can convert something, its `,n` form when chess allows
@@ -36,24 +37,6 @@ impl Variant for CowardlyCrew {
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
         movegen::generate(pos, out, Legality::Legal, Stage::All);
         add_conversion_moves(pos, out);
-    }
-
-    /// MVV-LVA plus the conversions: each converted piece counts twice, since the
-    /// opponent loses it and we gain it.
-    fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
-        let victim = match captured(pos, mv) {
-            Some((_, role)) => value_of(role),
-            None => 0,
-        };
-        let promotion = mv
-            .promotion
-            .map_or(0, |r| value_of(r) - value_of(Role::Pawn));
-        let converted = if mv.extra & CONVERT_NONE != 0 {
-            0
-        } else {
-            material(pos, eligible(pos, mv))
-        };
-        victim + promotion + 2 * converted
     }
 
     /// The chess move, then rule 3: each converted piece changes colour in place
@@ -81,34 +64,6 @@ impl Variant for CowardlyCrew {
             out.push_str(",n");
         }
     }
-
-    /// Clusters: a capture converts the capturer's neighbours, so two of our
-    /// pieces side by side (away from our king, which protects its neighbours)
-    /// are a liability. Measured (400 games at 10000 nodes, VariantEval on vs
-    /// off): +38 +/- 32 Elo. Earlier terms for king-side immunity and attacked
-    /// neighbours measured -10 and -42 Elo and were dropped.
-    fn evaluate(pos: &Position<Self>) -> i32 {
-        let mut score = 0;
-        for color in [Color::White, Color::Black] {
-            let sign = if color == Color::White { 1 } else { -1 };
-            score -= sign * CLUSTER_PENALTY * cluster_pairs(pos, color);
-        }
-        score
-    }
-}
-
-/// Penalty per pair of neighbouring pieces (kings and king guards excluded):
-/// capturing one of them converts the other.
-const CLUSTER_PENALTY: i32 = 10;
-
-/// Pairs of `color`'s convertible pieces standing next to each other.
-fn cluster_pairs(pos: &Position<CowardlyCrew>, color: Color) -> i32 {
-    let free = pos.by_color(color) & !pos.by_role(Role::King) & !king_guard(pos, color);
-    let mut pairs = 0;
-    for sq in free {
-        pairs += (attacks::king_attacks(sq) & free).count() as i32;
-    }
-    pairs / 2
 }
 
 /// The squares of `squares` and those next to them (king steps), by shifts.
@@ -123,7 +78,7 @@ fn neighbourhood(squares: Bitboard) -> Bitboard {
 
 /// The captured square and role of `mv` in `pos`, if it captures.
 #[inline]
-fn captured(pos: &Position<CowardlyCrew>, mv: Move) -> Option<(Square, Role)> {
+pub fn captured(pos: &Position<CowardlyCrew>, mv: Move) -> Option<(Square, Role)> {
     match mv.kind {
         MoveKind::EnPassant => Some((
             Square::from_coords(mv.to.file(), mv.from.rank()),
@@ -136,7 +91,7 @@ fn captured(pos: &Position<CowardlyCrew>, mv: Move) -> Option<(Square, Role)> {
 
 /// Squares adjacent to the kings of `color`: its pieces there never convert.
 #[inline]
-fn king_guard(pos: &Position<CowardlyCrew>, color: Color) -> Bitboard {
+pub fn king_guard(pos: &Position<CowardlyCrew>, color: Color) -> Bitboard {
     let mut zone = Bitboard::EMPTY;
     for k in pos.by_piece(color.king()) {
         zone |= attacks::king_attacks(k);
@@ -338,18 +293,4 @@ impl KingSafety {
         };
         parries && (!self.pinned.contains(from) || attacks::ray(self.king, from).contains(to))
     }
-}
-
-/// Sum of conventional values of the pieces on `squares`.
-fn material(pos: &Position<CowardlyCrew>, squares: Bitboard) -> i32 {
-    [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ]
-    .into_iter()
-    .map(|role| (squares & pos.by_role(role)).count() as i32 * value_of(role))
-    .sum()
 }

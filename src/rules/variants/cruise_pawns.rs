@@ -3,7 +3,7 @@
 //! per step, and blow up an enemy non-king piece; the defender may shoot it down.
 //!
 //! The pending missile is the variant state (FEN 7th field `<launch>*<path>`, `-`
-//! when none, in the Zobrist key). A launch is a [`MoveKind::Launch`] whose `extra`
+//! when none, in the Zobrist key). A launch is a [`LAUNCH`] whose `extra`
 //! is the packed [`Path`]; a shoot-down is an ordinary capture-shaped move flagged
 //! with [`SHOOT_DOWN`] in `extra`. While a missile is in flight the defender's moves
 //! are the legal shoot-downs plus every legal move of the *detonated board* (the
@@ -15,7 +15,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 
-use super::{best_two, validate_pawn_ranks, value_of, Variant};
+use super::{validate_pawn_ranks, Variant};
 use crate::rules::movegen::{self, Legality, Stage};
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::Position;
@@ -23,6 +23,10 @@ use crate::rules::zobrist;
 
 #[derive(Copy, Clone, Debug, Default)]
 pub struct CruisePawns;
+
+/// A launch or self-detonation: `from` is the pawn, `to` the target (the pawn's
+/// own square for a self-detonation), `extra` the path.
+pub const LAUNCH: MoveKind = MoveKind::Special;
 
 /// Longest missile path (RULES.md rule 1: 0 <= k <= 7).
 pub const MAX_PATH: usize = 7;
@@ -161,7 +165,7 @@ const FILE_H: u64 = FILE_A << 7;
 
 /// Every square of `b` moved one step in direction `d` (off-board bits dropped).
 #[inline]
-fn shift(b: Bitboard, d: usize) -> Bitboard {
+pub fn shift(b: Bitboard, d: usize) -> Bitboard {
     let b = b.0;
     Bitboard(match d {
         0 => b << 8,
@@ -191,7 +195,7 @@ pub fn loaded_pawns<V: Variant>(pos: &Position<V>, color: Color) -> Bitboard {
 }
 
 /// Squares `color` attacks with occupancy `occ` (plain chess attacks).
-fn attack_map<V: Variant>(pos: &Position<V>, color: Color, occ: Bitboard) -> Bitboard {
+pub fn attack_map<V: Variant>(pos: &Position<V>, color: Color, occ: Bitboard) -> Bitboard {
     let ours = pos.by_color(color);
     let mut out = Bitboard::EMPTY;
     for sq in pos.by_role(Role::Knight) & ours {
@@ -217,7 +221,7 @@ fn attack_map<V: Variant>(pos: &Position<V>, color: Color, occ: Bitboard) -> Bit
 
 /// Which moves a generator call wants.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Scope {
+pub enum Scope {
     /// Every legal move and every legal path (perft, `find_move`, the referee).
     All,
     /// Every legal move, but of the paths from one launch square to one target only
@@ -227,7 +231,9 @@ enum Scope {
     Noisy,
 }
 
-fn generate(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Scope) {
+/// The moves of `scope`: the rules generate all of them, the search asks for
+/// the smaller scopes.
+pub fn generate(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Scope) {
     match *pos.state() {
         None => generate_free(pos, out, scope),
         Some(missile) => generate_in_flight(pos, missile, out, scope),
@@ -269,7 +275,7 @@ fn generate_launches(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Sco
             None => (Bitboard::EMPTY, Bitboard::EMPTY),
         };
         if base.is_empty() && scope != Scope::Noisy {
-            out.push(Move::new(MoveKind::Launch, launch, launch));
+            out.push(Move::new(LAUNCH, launch, launch));
         }
         let mut targets = if base.is_empty() {
             victims & !lines
@@ -361,7 +367,7 @@ impl Sink for AllPaths {
     const REDUCED: bool = false;
     #[inline(always)]
     fn hit(&mut self, launch: Square, to: Square, _mask: u64, path: Path, out: &mut MoveList) {
-        out.push(Move::new(MoveKind::Launch, launch, to).with_extra(path.0));
+        out.push(Move::new(LAUNCH, launch, to).with_extra(path.0));
     }
 }
 
@@ -433,7 +439,7 @@ impl Kept {
 #[inline]
 fn launch_move(launch: Square, path: Path) -> Move {
     let to = path.target().unwrap_or(launch);
-    Move::new(MoveKind::Launch, launch, to).with_extra(path.0)
+    Move::new(LAUNCH, launch, to).with_extra(path.0)
 }
 
 /// The path search from one launch square.
@@ -578,7 +584,7 @@ pub fn detonated(pos: &Position<CruisePawns>) -> Position<CruisePawns> {
 /// Plays a move on a board with no missile in flight.
 #[inline]
 fn play_free(pos: &mut Position<CruisePawns>, mv: Move) {
-    if mv.kind == MoveKind::Launch {
+    if mv.kind == LAUNCH {
         pos.take(mv.from);
         let path = Path(mv.extra);
         pos.set_state((!path.is_empty()).then_some(Missile {
@@ -649,60 +655,11 @@ fn parse_missile(pos: &Position<CruisePawns>, field: &str) -> Result<Missile, St
 impl Variant for CruisePawns {
     const NAME: &'static str = "cruisepawns";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -";
-    /// Off: a null move with a missile in flight would hand the launcher a position
-    /// where its own missile is pending, which the rules cannot hold.
-    const NULL_MOVE: bool = false;
-
     type State = Option<Missile>;
+    type Cache = ();
 
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
         generate(pos, out, Scope::All);
-    }
-
-    /// Every legal move except launches dominated by another path from the same
-    /// square to the same target whose shootable squares are a subset of theirs:
-    /// the defender's options after the dominated one are a superset.
-    fn search_moves(pos: &Position<Self>, out: &mut MoveList) {
-        generate(pos, out, Scope::Search);
-    }
-
-    fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
-        generate(pos, out, Scope::Noisy);
-    }
-
-    fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
-        match mv.kind {
-            MoveKind::Launch => mv.extra != 0,
-            MoveKind::EnPassant => true,
-            MoveKind::Normal => {
-                mv.extra & SHOOT_DOWN != 0
-                    || mv.promotion.is_some()
-                    || pos.occupied().contains(mv.to)
-            }
-            _ => mv.promotion.is_some(),
-        }
-    }
-
-    /// A launch wins its target for a pawn; a shoot-down saves the missile's target.
-    fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
-        let promo = mv
-            .promotion
-            .map_or(0, |r| value_of(r) - value_of(Role::Pawn));
-        match mv.kind {
-            MoveKind::Launch => match pos.role_at(mv.to) {
-                Some(role) if mv.extra != 0 => value_of(role),
-                _ => 0,
-            },
-            MoveKind::EnPassant => value_of(Role::Pawn),
-            _ if is_shoot_down(mv) => {
-                let saved = pos
-                    .state()
-                    .and_then(|m| pos.role_at(m.target()))
-                    .map_or(0, value_of);
-                saved + promo
-            }
-            _ => pos.role_at(mv.to).map_or(0, value_of) + promo,
-        }
     }
 
     fn play(pos: &mut Position<Self>, mv: Move) {
@@ -836,7 +793,7 @@ impl Variant for CruisePawns {
     }
 
     fn format_move(_pos: &Position<Self>, mv: Move, out: &mut String) {
-        if mv.kind == MoveKind::Launch {
+        if mv.kind == LAUNCH {
             crate::rules::moves::write_square(out, mv.from);
             out.push('*');
             for sq in Path(mv.extra).squares() {
@@ -845,111 +802,5 @@ impl Variant for CruisePawns {
         } else {
             mv.write_base(out);
         }
-    }
-
-    fn evaluate(pos: &Position<Self>) -> i32 {
-        eval::evaluate(pos)
-    }
-}
-
-/// The variant's evaluation terms (centipawns, White's point of view).
-pub mod eval {
-    use super::*;
-
-    /// The side to move's best unstoppable threat (target minus the spent pawn)
-    /// counts this fraction. Measured at 10000 nodes over 200 games, VariantEval
-    /// on vs off: -49 +/- 43 Elo with this form, against -106 for the first
-    /// (side-independent threats, loaded-pawn and cover bonuses).
-    ///
-    /// With the waiting side's second threat counted too ([`DOUBLE_THREAT_DIVISOR`]),
-    /// 200 games at 50000 nodes (`--seed 11`): 85-61-54, +41.9 +/- 41.5 Elo, LOS
-    /// 97.6% (+33.1 +/- 41.0 with the best threat only).
-    pub const THREAT_DIVISOR: i32 = 2;
-    /// The waiting side's best unstoppable threat: this fraction (it can parry).
-    pub const PARRIED_THREAT_DIVISOR: i32 = 16;
-    /// The waiting side's second unstoppable threat (minus the spent pawn): this
-    /// fraction (the mover can rarely parry two).
-    pub const DOUBLE_THREAT_DIVISOR: i32 = 2;
-
-    /// Enemy non-king pieces that `color`'s loaded pawns reach by a path whose every
-    /// intermediate square is friendly-occupied or empty and unattacked by the enemy
-    /// (`enemy_attacks`): threats that cannot be shot down. Flooded with bitboards
-    /// per direction, all launchers at once; king safety is ignored.
-    pub fn unstoppable_targets(
-        pos: &Position<CruisePawns>,
-        color: Color,
-        enemy_attacks: Bitboard,
-    ) -> Bitboard {
-        let launchers = loaded_pawns(pos, color);
-        if launchers.is_empty() {
-            return Bitboard::EMPTY;
-        }
-        let enemy = pos.by_color(!color);
-        let victims = enemy & !pos.by_role(Role::King);
-        let blocked = enemy | (enemy_attacks & !pos.occupied());
-        let mut front = [Bitboard::EMPTY; 8];
-        for (d, f) in front.iter_mut().enumerate() {
-            *f = shift(launchers, d);
-        }
-        let mut hits = Bitboard::EMPTY;
-        for step in 1..=MAX_PATH {
-            let mut next_front = [Bitboard::EMPTY; 8];
-            for (d, &squares) in front.iter().enumerate() {
-                hits |= squares & victims;
-                if step < MAX_PATH {
-                    let pass = squares & !blocked;
-                    if pass.any() {
-                        for nd in [(d + 7) % 8, d, (d + 1) % 8] {
-                            next_front[nd] |= shift(pass, nd);
-                        }
-                    }
-                }
-            }
-            front = next_front;
-        }
-        hits
-    }
-
-    pub fn evaluate(pos: &Position<CruisePawns>) -> i32 {
-        let mut score = 0;
-        // A pending missile is as good as detonated unless shot down (quiescence
-        // tries the shoot-downs): judge the detonated board.
-        let board = match *pos.state() {
-            Some(missile) => {
-                if let Some(p) = pos.piece_at(missile.target()) {
-                    let v = value_of(p.role);
-                    score += if p.color == Color::White { -v } else { v };
-                }
-                detonated(pos)
-            }
-            None => *pos,
-        };
-        let occ = board.occupied();
-        let attacked = [
-            attack_map(&board, Color::Black, occ),
-            attack_map(&board, Color::White, occ),
-        ];
-        for color in [Color::White, Color::Black] {
-            let sign = if color == Color::White { 1 } else { -1 };
-            let enemy_attacks = attacked[(!color) as usize];
-            let mut term = 0;
-            // The side to move can fire at once: its best threat that cannot be
-            // shot down is nearly won material (the missile pawn is spent).
-            // The other side's threats can be parried, so they count for little.
-            let hits = unstoppable_targets(&board, color, enemy_attacks);
-            let (best, second) = best_two(
-                hits.into_iter()
-                    .map(|sq| board.role_at(sq).map_or(0, value_of)),
-            );
-            if color == board.turn() {
-                term += (best - value_of(Role::Pawn)).max(0) / THREAT_DIVISOR;
-            } else {
-                // One threat can be parried; two at once rarely both.
-                term += best / PARRIED_THREAT_DIVISOR
-                    + (second - value_of(Role::Pawn)).max(0) / DOUBLE_THREAT_DIVISOR;
-            }
-            score += sign * term;
-        }
-        score
     }
 }

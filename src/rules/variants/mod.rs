@@ -1,10 +1,12 @@
 //! The variant abstraction and the registry of implemented variants.
 //!
-//! A variant is a zero-sized type implementing [`Variant`]: its whole rulebook
-//! (moves, post-move effects, legality, game end, FEN 7th field, evaluation terms,
-//! which search heuristics are safe) lives in `src/variants/<name>.rs`. Everything
-//! generic over `V: Variant` is monomorphised, so standard chess pays nothing for
-//! the hooks; the choice of variant is made once, at the top, by [`with_variant!`].
+//! A variant is a zero-sized type implementing [`Variant`]: its rulebook (moves,
+//! post-move effects, legality, game end, FEN 7th field) lives in
+//! `rules/variants/<name>.rs`, written down in `docs/RULES.md`. What a search
+//! needs besides (safe pruning, quiescence moves, evaluation terms) is the
+//! engine's `Policy` trait, kept apart in `engine/`. Everything generic over
+//! `V: Variant` is monomorphised, so standard chess pays nothing for the hooks;
+//! the choice of variant is made once, at the top, by [`with_variant!`].
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -13,7 +15,7 @@ use shakmaty::{Color, Role};
 
 use crate::rules::game::Outcome;
 use crate::rules::movegen::{self, Legality, Stage};
-use crate::rules::moves::{Move, MoveKind, MoveList};
+use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
 
 pub mod attending_pawns;
@@ -24,7 +26,7 @@ pub mod pacifist;
 pub mod subversion;
 
 /// A variant's rulebook. Defaults are standard chess; a variant overrides what its
-/// RULES.md section changes.
+/// section of `docs/RULES.md` changes.
 pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// The `UCI_Variant` value.
     const NAME: &'static str;
@@ -33,22 +35,15 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     const START_FEN: &'static str;
     /// Does a double step leave an en passant square (Pacifist: no)?
     const EN_PASSANT: bool = true;
-    /// Is null-move pruning sound enough (no common zugzwang, passing not abusable)?
-    const NULL_MOVE: bool = true;
-    /// Are captures plain chess exchanges, so that static exchange evaluation
-    /// predicts them? Off by default: most variants' captures do more.
-    const SEE: bool = false;
     /// Does standard insufficient material (K v K, K+minor v K) end the game?
     const INSUFFICIENT_MATERIAL: bool = true;
-    /// Does the shared evaluation use the Texel-tuned material, tables and
-    /// weights (fitted to standard chess games) rather than the hand-set ones?
-    const TUNED_EVAL: bool = false;
-    /// Is the position evaluated by the chess network (src/nnue.rs) when the
-    /// `Use NNUE` option is on? Only where the network was trained: chess.
-    const NNUE: bool = false;
-
-    /// Extra state beyond chess (FEN 7th field); `()` when there is none.
+    /// Extra state beyond chess: exactly what the FEN 7th field says, so it takes
+    /// part in comparing and hashing positions; `()` when there is none.
     type State: Copy + Clone + Default + Debug + PartialEq + Eq + Hash + Send + Sync;
+    /// Facts the board determines, carried from move to move only to save
+    /// recomputing them (Pacifist's influence counts); `()` when there are none.
+    /// Not part of the position's identity: never compared, hashed or printed.
+    type Cache: Copy + Clone + Default + Debug + Send + Sync;
 
     /// Appends every legal move of the side to move.
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
@@ -61,45 +56,6 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
         buf.clear();
         Self::legal_moves(pos, buf);
         buf.len() as u64
-    }
-
-    /// Appends the moves the main search tries: every legal move, or a subset that
-    /// loses nothing (Cruise Pawns skips dominated missile paths). Never used by
-    /// perft, `find_move` or the referee, which see `legal_moves`.
-    fn search_moves(pos: &Position<Self>, out: &mut MoveList) {
-        Self::legal_moves(pos, out);
-    }
-
-    /// Appends the legal "noisy" moves (captures, promotions and the variant's
-    /// tactical moves) searched in quiescence.
-    fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
-        noisy_from_legal(pos, out);
-    }
-
-    /// Is `mv` tactical (for quiescence and move ordering)?
-    fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
-        mv.promotion.is_some()
-            || mv.kind == MoveKind::EnPassant
-            || (mv.kind == MoveKind::Normal && pos.occupied().contains(mv.to))
-    }
-
-    /// A quick material estimate of what `mv` wins, in centipawns, used to order
-    /// noisy moves (MVV-LVA style). Variants count conversions here.
-    fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
-        let victim = match mv.kind {
-            MoveKind::EnPassant => Role::Pawn,
-            _ => match pos.role_at(mv.to) {
-                Some(role) => role,
-                None => {
-                    return mv
-                        .promotion
-                        .map_or(0, |r| value_of(r) - value_of(Role::Pawn))
-                }
-            },
-        };
-        value_of(victim)
-            + mv.promotion
-                .map_or(0, |r| value_of(r) - value_of(Role::Pawn))
     }
 
     /// Plays a move produced by `legal_moves`.
@@ -155,36 +111,15 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
         0
     }
 
-    /// Rejects positions the variant cannot hold (RULES.md "A FEN is rejected").
+    /// Rejects positions the variant cannot hold (`docs/RULES.md`, "FEN").
     fn validate(pos: &Position<Self>) -> Result<(), String> {
         validate_standard(pos, false)
     }
 
-    /// Appends the RULES.md token of `mv` (base plus extras).
+    /// Appends the token of `mv` (base plus extras, `docs/RULES.md`, "Notation").
     fn format_move(_pos: &Position<Self>, mv: Move, out: &mut String) {
         mv.write_base(out);
     }
-
-    /// The variant's own evaluation terms, centipawns from White's point of view,
-    /// added to the shared material + piece-square evaluation.
-    fn evaluate(_pos: &Position<Self>) -> i32 {
-        0
-    }
-}
-
-/// The legal moves that `is_noisy` accepts: the default quiescence generator,
-/// and the fallback of variants that generate noisy moves more cleverly.
-pub fn noisy_from_legal<V: Variant>(pos: &Position<V>, out: &mut MoveList) {
-    let start = out.len();
-    V::legal_moves(pos, out);
-    let mut keep = start;
-    for i in start..out.len() {
-        if V::is_noisy(pos, out[i]) {
-            out[keep] = out[i];
-            keep += 1;
-        }
-    }
-    out.truncate(keep);
 }
 
 /// The largest and second largest of `values` (0 where missing). The threat

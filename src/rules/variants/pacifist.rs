@@ -11,7 +11,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
-use super::{best_two, validate_pawn_ranks, value_of, Variant};
+use super::{validate_pawn_ranks, Variant};
 use crate::rules::game::Outcome;
 use crate::rules::movegen::{MoveCounter, MoveSink};
 use crate::rules::moves::{Move, MoveKind, MoveList};
@@ -29,18 +29,18 @@ const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
 /// The bare board influence depends on: roles and colours, nothing else. Cheap to
 /// copy, so legality is judged by playing a move and its cascade on a copy.
 #[derive(Copy, Clone, Debug, Default)]
-struct Board {
-    roles: [u64; 6],
-    colors: [u64; 2],
+pub(crate) struct Board {
+    pub(crate) roles: [u64; 6],
+    pub(crate) colors: [u64; 2],
 }
 
 #[inline]
-fn ri(role: Role) -> usize {
+pub(crate) fn ri(role: Role) -> usize {
     role as usize - 1
 }
 
 #[inline]
-fn ci(color: Color) -> usize {
+pub(crate) fn ci(color: Color) -> usize {
     color as usize
 }
 
@@ -67,7 +67,7 @@ impl Board {
     }
 
     #[inline]
-    fn occ(&self) -> u64 {
+    pub(crate) fn occ(&self) -> u64 {
         self.colors[0] | self.colors[1]
     }
 
@@ -89,7 +89,7 @@ impl Board {
     /// Plays the board part of a move of `us` (no captures, no en passant) and
     /// returns the squares it changed.
     #[inline]
-    fn apply(&mut self, us: Color, mv: Move, role: Role) -> u64 {
+    pub(crate) fn apply(&mut self, us: Color, mv: Move, role: Role) -> u64 {
         let squares = (1u64 << mv.from as u32) | (1u64 << mv.to as u32);
         if mv.kind == MoveKind::Castle {
             let side = castle_side(mv);
@@ -275,7 +275,7 @@ impl Board {
 
     /// The piece on `sq`, if any.
     #[inline]
-    fn piece_at(&self, sq: Square) -> Option<(Color, Role)> {
+    pub(crate) fn piece_at(&self, sq: Square) -> Option<(Color, Role)> {
         let bit = 1u64 << sq as u32;
         if self.occ() & bit == 0 {
             return None;
@@ -472,9 +472,9 @@ impl RayKind {
 /// that changed and the sliders whose rays see a square that changed. The
 /// default is the empty board, which no piece influences.
 #[derive(Copy, Clone, Debug, Default)]
-struct Tally {
-    board: Board,
-    counts: [Counter; 2],
+pub struct Tally {
+    pub(crate) board: Board,
+    pub(crate) counts: [Counter; 2],
 }
 
 /// Updates `color`'s counts for the sliders of `color` that stand on the same
@@ -513,13 +513,13 @@ fn restretch(old: &Board, new: &Board, color: Color, diff: u64, counts: &mut Cou
 const RECOUNT_ABOVE: u32 = 4;
 
 impl Tally {
-    /// The tally of `pos`: the one its last move left in the position's state,
+    /// The tally of `pos`: the one its last move left in the position's cache,
     /// or counted afresh when the position was made another way (a FEN, or a
     /// board built piece by piece), which the stored board tells.
     #[inline]
-    fn of(pos: &Position<Pacifist>) -> Tally {
+    pub(crate) fn of(pos: &Position<Pacifist>) -> Tally {
         let board = Board::of(pos);
-        let carried = pos.state().0;
+        let carried = *pos.cache();
         if carried.board.same(&board) {
             carried
         } else {
@@ -541,7 +541,7 @@ impl Tally {
     /// Rule 3 for every square: `[black, white]`, the squares overly persuaded for
     /// that colour (the other colour's influence is strictly greater).
     #[inline]
-    fn persuaded(&self) -> [u64; 2] {
+    pub(crate) fn persuaded(&self) -> [u64; 2] {
         let [black, white] = &self.counts;
         let (white_more, black_more) = white.compare(black);
         [white_more, black_more]
@@ -550,7 +550,7 @@ impl Tally {
     /// Replaces the board by `new`, which differs from the current one on the
     /// squares `diff` only, updating the counts by difference.
     #[inline]
-    fn change_to(&mut self, new: &Board, diff: u64) {
+    pub(crate) fn change_to(&mut self, new: &Board, diff: u64) {
         let old = &self.board;
         let counts = &mut self.counts;
         debug_assert_eq!(
@@ -642,7 +642,7 @@ impl Tally {
     /// Rule 4: the cascade after a move of `mover`. Returns the converted squares
     /// and the overly persuaded squares of the final board (`[black, white]`).
     #[inline]
-    fn cascade(&mut self, mover: Color) -> (u64, [u64; 2]) {
+    pub(crate) fn cascade(&mut self, mover: Color) -> (u64, [u64; 2]) {
         let mut converted = 0;
         loop {
             let persuaded = self.persuaded();
@@ -668,7 +668,7 @@ impl Tally {
 /// `i`. Six planes count to 63, more than the pieces a board can hold around one
 /// square, so no FEN can overflow it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-struct Counter([u64; 6]);
+pub(crate) struct Counter([u64; 6]);
 
 impl Counter {
     /// Adds `carry << plane` (a ripple-carry add). Counts of 8 and more are rare,
@@ -756,7 +756,7 @@ impl Counter {
 
     /// The squares where both counters are equal.
     #[inline]
-    fn equal_to(&self, other: &Counter) -> u64 {
+    pub(crate) fn equal_to(&self, other: &Counter) -> u64 {
         let mut equal = !0u64;
         for i in 0..6 {
             equal &= !(self.0[i] ^ other.0[i]);
@@ -808,7 +808,7 @@ pub fn overly_persuaded(pos: &Position<Pacifist>, color: Color) -> Bitboard {
 /// `noisy_only` keeps promotions and moves that convert more than the pieces
 /// any move would convert anyway. `out` may be a counter: perft's last ply then
 /// counts the moves that need no judging with one popcount per piece.
-fn generate<S: Sink>(pos: &Position<Pacifist>, out: &mut S, noisy_only: bool) {
+pub(crate) fn generate<S: Sink>(pos: &Position<Pacifist>, out: &mut S, noisy_only: bool) {
     let us = pos.turn();
     let tally = Tally::of(pos);
     let base = tally.board;
@@ -1059,7 +1059,7 @@ fn generate<S: Sink>(pos: &Position<Pacifist>, out: &mut S, noisy_only: bool) {
 /// Where [`generate`] puts moves: a list, or perft's bulk count, which takes
 /// sets of moves at once (`add_all`, one per target square) and so may be
 /// given moves in any order.
-trait Sink: MoveSink {
+pub(crate) trait Sink: MoveSink {
     const BULK: bool;
 
     /// One move to each square of `targets` (only when `BULK`).
@@ -1100,72 +1100,25 @@ impl MoveSink for Castles {
 
 /// The pieces any move of the side to move converts (rule 4 applied to the
 /// board as it stands), with the overly persuaded squares of the result.
-fn pending_conversions(pos: &Position<Pacifist>) -> (Tally, u64, [u64; 2]) {
+pub(crate) fn pending_conversions(pos: &Position<Pacifist>) -> (Tally, u64, [u64; 2]) {
     let mut t = Tally::of(pos);
     let (converted, persuaded) = t.cascade(pos.turn());
     (t, converted, persuaded)
 }
 
-// ----- evaluation -----
-
-/// What converting a king is worth to the evaluation: the loser must win one back
-/// at once or lose (rule 7), so it outweighs any single piece.
-const KING_WORTH: i32 = 1200;
-/// A second king is a spare life.
-const KING_COUNT_BONUS: i32 = 100;
-
-#[inline]
-fn worth(role: Role) -> i32 {
-    if role == Role::King {
-        KING_WORTH
-    } else {
-        value_of(role)
-    }
-}
-
-fn worth_of(b: &Board, set: u64) -> i32 {
-    Role::ALL
-        .iter()
-        .map(|&r| worth(r) * (b.roles[ri(r)] & set).count_ones() as i32)
-        .sum()
-}
-
 // ----- the rulebook -----
-
-/// The position's influence counts, carried from move to move (see
-/// [`Tally::of`]). A cache of what the board determines, so it takes no part in
-/// comparing or hashing positions.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Carried(Tally);
-
-impl PartialEq for Carried {
-    fn eq(&self, _other: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for Carried {}
-
-impl std::hash::Hash for Carried {
-    fn hash<H: std::hash::Hasher>(&self, _state: &mut H) {}
-}
 
 impl Variant for Pacifist {
     const NAME: &'static str = "pacifist";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     /// Rule 1: no en passant, so a double step never leaves a square.
     const EN_PASSANT: bool = false;
-    /// Off. Zugzwang is common: every move withdraws the moved piece's influence
-    /// from the squares it left, and positions where the king has no safe step are
-    /// frequent (a king with no legal move is a draw, rule 7). Worse, a pass skips
-    /// the compulsory cascade (rule 4): the enemy pieces that any real move would
-    /// convert stay unconverted, so the null-move child is a position the rules
-    /// cannot produce and its bound is not a bound.
-    const NULL_MOVE: bool = false;
     /// RULES.md: insufficient material is not used in Pacifist.
     const INSUFFICIENT_MATERIAL: bool = false;
 
-    type State = Carried;
+    type State = ();
+    /// The influence counts, carried from move to move (see [`Tally::of`]).
+    type Cache = Tally;
 
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
         generate(pos, out, false);
@@ -1177,40 +1130,11 @@ impl Variant for Pacifist {
         counter.0
     }
 
-    /// Promotions and moves whose cascade converts something beyond what any move
-    /// converts anyway (the enemy pieces already overly persuaded).
-    fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
-        generate(pos, out, true);
-    }
-
-    fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
-        mv.promotion.is_some() || Self::gain_estimate(pos, mv) > 0
-    }
-
-    /// Worth of what the move converts beyond the free conversions, plus the
-    /// promotion gain.
-    fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
-        let us = pos.turn();
-        let Some(role) = pos.role_at(mv.from) else {
-            return 0;
-        };
-        let tally = Tally::of(pos);
-        let free = tally.board.colors[ci(!us)] & tally.persuaded()[ci(!us)];
-        let mut b = tally.board;
-        let changed = b.apply(us, mv, role);
-        let mut after = tally;
-        after.change_to(&b, changed);
-        let (converted, _) = after.cascade(us);
-        worth_of(&after.board, converted & !free)
-            + mv.promotion
-                .map_or(0, |r| value_of(r) - value_of(Role::Pawn))
-    }
-
     /// The chess part, then the cascade (rule 4); the clock resets on a pawn move
     /// (done by `play_base`) and on any conversion (rule 7). The counts of the
     /// result are kept for the next ply.
     fn play(pos: &mut Position<Self>, mv: Move) {
-        let parent = pos.state().0;
+        let parent = *pos.cache();
         let before = Board::of(pos);
         pos.play_base(mv);
         let mover = !pos.turn();
@@ -1236,7 +1160,7 @@ impl Variant for Pacifist {
             pos.set_halfmoves(0);
         }
         debug_assert!(tally.board.same(&Board::of(pos)), "carried board");
-        pos.set_state(Carried(tally));
+        pos.set_cache(tally);
     }
 
     /// There is no check. The analogue is having no king: every legal move must
@@ -1281,54 +1205,6 @@ impl Variant for Pacifist {
         }
         Ok(())
     }
-
-    /// Centipawns from White's point of view: the conversions any move of the
-    /// side to move makes (a swing of twice the piece), pieces one persuader away
-    /// from turning (equal influence), and the kings' margin and escape squares.
-    fn evaluate(pos: &Position<Self>) -> i32 {
-        let mover = pos.turn();
-        let (tally, converted, persuaded) = pending_conversions(pos);
-        let b = tally.board;
-        let mut score = [0i32; 2];
-        score[ci(mover)] += 2 * worth_of(&b, converted);
-
-        let [black, white] = &tally.counts;
-        let tied = white.equal_to(black);
-        let occ = b.occ();
-        for color in [Color::White, Color::Black] {
-            let own = b.colors[ci(color)];
-            let kings = own & b.roles[ri(Role::King)];
-            // A tie turns with one more persuader. The side to move's chances to
-            // add it are quiescence's converting moves; the waiting side's are
-            // threats against the mover, which can cover one tie, rarely two.
-            // Measured VariantEval on vs off, 200 games at 20000 nodes (seed
-            // 11): 103-68-29, +61.4 +/- 45.3 Elo, LOS 99.6% (every tie counted
-            // /16 or /6 before: +3.5 at 10000).
-            if color == mover {
-                let (best, second) = best_two(
-                    Bitboard(own & tied & !kings)
-                        .into_iter()
-                        .map(|sq| 2 * b.piece_at(sq).map_or(0, |(_, r)| worth(r))),
-                );
-                score[ci(color)] -= best / 16 + second / 2;
-            }
-            score[ci(color)] += KING_COUNT_BONUS * kings.count_ones() as i32;
-            for k in Bitboard(kings) {
-                if tied & (1u64 << k as u32) != 0 {
-                    score[ci(color)] -= if color == mover { 40 } else { 120 };
-                }
-                let around = attacks::king_attacks(k).0;
-                // Escape squares: with none, the king can neither flee nor keep the
-                // game alive by itself.
-                let escapes = around & !occ & !persuaded[ci(color)];
-                if escapes == 0 {
-                    score[ci(color)] -= 30;
-                }
-                score[ci(color)] -= 8 * (around & persuaded[ci(color)]).count_ones() as i32;
-            }
-        }
-        score[ci(Color::White)] - score[ci(Color::Black)]
-    }
 }
 
 #[cfg(test)]
@@ -1370,7 +1246,7 @@ mod tests {
                         &mut p,
                         moves[((seed >> 33) % moves.len() as u64) as usize],
                     );
-                    let carried = p.state().0;
+                    let carried = *p.cache();
                     assert!(carried.board.same(&Board::of(&p)));
                     assert_eq!(carried.counts, Tally::new(Board::of(&p)).counts);
                 }

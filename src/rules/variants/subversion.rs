@@ -1,8 +1,8 @@
-//! Subversion (Terry H. Jones' Conversion Chess), as RULES.md `subversion` binds it.
+//! Subversion (Terry H. Jones' Conversion Chess), as `docs/RULES.md` ("Subversion") states it.
 //!
 //! Instead of moving, a player may *subvert* an enemy piece: the target T changes
 //! colour in place, paid for by removing some of the mover's own pieces. A
-//! subversion is a [`MoveKind::Subversion`] move whose `to` is T and whose `extra` is
+//! subversion is a [`SUBVERSION`] move whose `to` is T and whose `extra` is
 //! the bitboard of paid squares (so every distinct set of paid squares is a distinct
 //! move, as perft requires). Its token is `@<target>,<paid>,...` with the paid squares
 //! in a1=0 .. h8=63 order, which is exactly bitboard iteration order.
@@ -12,7 +12,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, File, Role, Square};
 
-use super::{best_two, value_of, Variant};
+use super::Variant;
 use crate::rules::movegen::{self, Legality, Stage};
 use crate::rules::moves::{write_square, Move, MoveKind, MoveList};
 use crate::rules::position::Position;
@@ -20,10 +20,14 @@ use crate::rules::position::Position;
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Subversion;
 
+/// A subversion: no piece moves; `to` is the target, `extra` the paid squares.
+pub const SUBVERSION: MoveKind = MoveKind::Special;
+
 impl Variant for Subversion {
     const NAME: &'static str = "subversion";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     type State = ();
+    type Cache = ();
 
     fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
         let start = out.len();
@@ -32,54 +36,8 @@ impl Variant for Subversion {
         generate_subversions(pos, out, ordinary_move_exists);
     }
 
-    /// Captures, promotions and every subversion (each changes material). In check
-    /// the full list is needed anyway: whether a subversion is legal there depends on
-    /// the existence of a legal ordinary move.
-    fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
-        if pos.checkers().any() {
-            super::noisy_from_legal(pos, out);
-        } else {
-            movegen::generate(pos, out, Legality::Legal, Stage::Noisy);
-            generate_subversions(pos, out, true);
-        }
-    }
-
-    fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
-        mv.kind == MoveKind::Subversion
-            || mv.promotion.is_some()
-            || mv.kind == MoveKind::EnPassant
-            || (mv.kind == MoveKind::Normal && pos.occupied().contains(mv.to))
-    }
-
-    /// A subversion swings the target's value twice (they lose it, we gain it) and
-    /// costs what is paid. Among pawn payments the least advanced pawn (the least
-    /// useful one) is tried first.
-    fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
-        if mv.kind == MoveKind::Subversion {
-            let target = pos.role_at(mv.to).map_or(0, value_of);
-            let us = pos.turn();
-            let mut cost = 0;
-            for sq in Bitboard(mv.extra) {
-                if let Some(role) = pos.role_at(sq) {
-                    cost += value_of(role);
-                    if role == Role::Pawn {
-                        cost += 4 * relative_rank(us, sq);
-                    }
-                }
-            }
-            return 2 * target - cost;
-        }
-        let victim = match mv.kind {
-            MoveKind::EnPassant => Some(Role::Pawn),
-            _ => pos.role_at(mv.to),
-        };
-        victim.map_or(0, value_of)
-            + mv.promotion
-                .map_or(0, |r| value_of(r) - value_of(Role::Pawn))
-    }
-
     fn play(pos: &mut Position<Self>, mv: Move) {
-        if mv.kind != MoveKind::Subversion {
+        if mv.kind != SUBVERSION {
             pos.play_base(mv);
             return;
         }
@@ -96,7 +54,7 @@ impl Variant for Subversion {
     }
 
     fn format_move(_pos: &Position<Self>, mv: Move, out: &mut String) {
-        if mv.kind != MoveKind::Subversion {
+        if mv.kind != SUBVERSION {
             mv.write_base(out);
             return;
         }
@@ -105,15 +63,6 @@ impl Variant for Subversion {
         for paid in Bitboard(mv.extra) {
             out.push(',');
             write_square(out, paid);
-        }
-    }
-
-    fn evaluate(pos: &Position<Self>) -> i32 {
-        let penalty = threats_against_mover(pos);
-        if pos.turn() == Color::White {
-            -penalty
-        } else {
-            penalty
         }
     }
 }
@@ -199,7 +148,7 @@ pub fn generate_subversions(
     for target in targets {
         let mut offer = |paid: Bitboard| {
             if !king_exposed(pos, king, target, paid) {
-                out.push(Move::new(MoveKind::Subversion, target, target).with_extra(paid.0));
+                out.push(Move::new(SUBVERSION, target, target).with_extra(paid.0));
             }
         };
         if !checkers.contains(target) {
@@ -266,53 +215,4 @@ fn for_each_triple(set: Bitboard, f: &mut impl FnMut(Bitboard)) {
     while let Some(a) = rest.pop_front() {
         for_each_pair(rest, &mut |pair| f(pair.with(a)));
     }
-}
-
-/// Rank of `sq` from `color`'s side (0 = own back rank).
-#[inline]
-fn relative_rank(color: Color, sq: Square) -> i32 {
-    let r = sq.rank() as i32;
-    if color == Color::White {
-        r
-    } else {
-        7 - r
-    }
-}
-
-/// The threats against the side to move: the waiting side's subversions. The
-/// side to move can parry one of them (move the piece away, guard it with its
-/// king, subvert the subverter), so the second-best counts this fraction of its
-/// swing, the best only [`PARRIED_THREAT_DIVISOR`]'s.
-///
-/// Measured VariantEval on vs off, 200 games at 50000 nodes (`--seed 11`):
-/// 68-50-82, +31.4 +/- 37.1 Elo, LOS 95.1%. Earlier side-independent terms all
-/// lost (pawns as currency -24, + hanging pieces value/6 -52, + 10 per piece
-/// guarded by its king -58): the side to move's own targets are quiescence's job,
-/// and counting them again only made the engine shy.
-pub const DOUBLE_THREAT_DIVISOR: i32 = 2;
-pub const PARRIED_THREAT_DIVISOR: i32 = 16;
-
-/// What subverting `target` for one pawn swings: the target changes sides, the
-/// pawn is paid.
-#[inline]
-fn swing(pos: &Position<Subversion>, target: Square) -> i32 {
-    2 * pos.role_at(target).map_or(0, value_of) - value_of(Role::Pawn)
-}
-
-/// Penalty (centipawns, >= 0) for the side to move: the pieces the waiting side
-/// can subvert for one pawn. The side to move's own subversions are not counted:
-/// quiescence plays them.
-pub fn threats_against_mover(pos: &Position<Subversion>) -> i32 {
-    let mover = pos.turn();
-    let waiting = !mover;
-    // Without a pawn the waiting side can only buy checking pieces.
-    if pos.by_piece(waiting.pawn()).is_empty() {
-        return 0;
-    }
-    let (best, second) = best_two(
-        subvertible(pos, waiting)
-            .into_iter()
-            .map(|sq| swing(pos, sq)),
-    );
-    best / PARRIED_THREAT_DIVISOR + second / DOUBLE_THREAT_DIVISOR
 }

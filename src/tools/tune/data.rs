@@ -9,6 +9,7 @@
 use std::path::Path;
 
 use crate::engine::eval::{self, Weights, S};
+use crate::engine::policy::Policy;
 use crate::engine::search::see;
 use crate::rules::fen;
 use crate::rules::game::{self, Game};

@@ -49,10 +49,17 @@
 //! +41.9 +/- 42.1 (7), +20.9 +/- 43.0 (8): 172 - 136 - 92 on
 //! seeds 7 and 8, about +31 Elo.
 
+mod attending_pawns;
+mod chess;
+mod cowardly_crew;
+mod cruise_pawns;
+mod pacifist;
+mod subversion;
+
 use shakmaty::{attacks, Bitboard, Color, File, Role, Square};
 
+use crate::engine::policy::Policy;
 use crate::rules::position::Position;
-use crate::rules::variants::Variant;
 
 /// Middlegame and endgame material.
 const MATERIAL_MG: [i32; 6] = [60, 352, 370, 460, 1015, 0];
@@ -415,7 +422,7 @@ impl EvalTrace {
 
 /// The shared evaluation's trace of `pos` (chess positions; variant terms are
 /// not part of it).
-pub fn trace<V: Variant>(pos: &Position<V>, w: &Weights) -> EvalTrace {
+pub fn trace<V: Policy>(pos: &Position<V>, w: &Weights) -> EvalTrace {
     let mut t = EvalTrace {
         white_to_move: pos.turn() == Color::White,
         ..EvalTrace::default()
@@ -623,7 +630,7 @@ struct Attacks {
 /// rook files) are counted on whole bitboards; only the tables, the piece
 /// attacks and the rare passed pawns go square by square.
 #[inline(always)]
-fn side_terms<V: Variant, T: Trace>(
+fn side_terms<V: Policy, T: Trace>(
     pos: &Position<V>,
     color: Color,
     pawn_attacks: [Bitboard; 2],
@@ -785,7 +792,7 @@ fn side_terms<V: Variant, T: Trace>(
 /// What `color`'s attacks threaten: enemy pieces attacked by a lesser piece,
 /// and enemy pieces attacked and not defended.
 #[inline(always)]
-fn threats<V: Variant, T: Trace>(
+fn threats<V: Policy, T: Trace>(
     pos: &Position<V>,
     color: Color,
     ours: &Attacks,
@@ -875,7 +882,7 @@ const HAND_SET_PIECE_VALUES: PieceValues = piece_values(
 /// Material and piece-square tables of variant `V`: Texel-tuned for standard
 /// chess ([`Variant::TUNED_EVAL`]), hand-set for the others.
 #[inline]
-fn tables<V: Variant>() -> &'static PieceValues {
+fn tables<V: Policy>() -> &'static PieceValues {
     if V::TUNED_EVAL {
         &TUNED_PIECE_VALUES
     } else {
@@ -885,7 +892,7 @@ fn tables<V: Variant>() -> &'static PieceValues {
 
 /// The positional weights of variant `V` (see [`tables`]).
 #[inline]
-pub fn weights_for<V: Variant>() -> &'static Weights {
+pub fn weights_for<V: Policy>() -> &'static Weights {
     if V::TUNED_EVAL {
         &DEFAULT_WEIGHTS
     } else {
@@ -895,7 +902,7 @@ pub fn weights_for<V: Variant>() -> &'static Weights {
 
 /// Both sides' terms: White's minus Black's, and the game phase (0 to 24).
 #[inline(always)]
-fn both_sides<V: Variant, T: Trace>(pos: &Position<V>, w: &Weights, t: &mut T) -> (S, i32) {
+fn both_sides<V: Policy, T: Trace>(pos: &Position<V>, w: &Weights, t: &mut T) -> (S, i32) {
     let pawn_attacks = [
         pawn_attacks_of(pos.by_piece(Color::Black.pawn()), Color::Black),
         pawn_attacks_of(pos.by_piece(Color::White.pawn()), Color::White),
@@ -914,7 +921,7 @@ fn both_sides<V: Variant, T: Trace>(pos: &Position<V>, w: &Weights, t: &mut T) -
 /// the portable x86-64 build has no population-count instruction for it: where
 /// the CPU has one, a copy of the evaluation compiled to use it (and BMI1's
 /// one-instruction "clear the lowest square" for the square loops) runs instead.
-pub fn shared_terms<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
+pub fn shared_terms<V: Policy>(pos: &Position<V>, w: &Weights) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") && std::arch::is_x86_feature_detected!("bmi1")
     {
@@ -926,21 +933,21 @@ pub fn shared_terms<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1")]
-fn shared_terms_popcnt<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
+fn shared_terms_popcnt<V: Policy>(pos: &Position<V>, w: &Weights) -> i32 {
     shared_terms_portable(pos, w)
 }
 
 /// Inlined, with everything it calls, into each caller, so that the POPCNT
 /// copy counts with the instruction throughout.
 #[inline(always)]
-fn shared_terms_portable<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
+fn shared_terms_portable<V: Policy>(pos: &Position<V>, w: &Weights) -> i32 {
     let (total, phase) = both_sides(pos, w, &mut NoTrace);
     (total.0 * phase + total.1 * (24 - phase)) / 24
 }
 
 /// Material + piece-square score from White's view, tapered by game phase
 /// (kept for variants that want only the material picture).
-pub fn material_pst<V: Variant>(pos: &Position<V>) -> i32 {
+pub fn material_pst<V: Policy>(pos: &Position<V>) -> i32 {
     let values = tables::<V>();
     let mut mg = 0;
     let mut eg = 0;
@@ -964,11 +971,11 @@ pub fn material_pst<V: Variant>(pos: &Position<V>) -> i32 {
 /// option `VariantEval`: off, only the shared terms count (to measure the
 /// variant's terms by matches).
 #[inline]
-pub fn evaluate<V: Variant>(pos: &Position<V>, variant_terms: bool) -> i32 {
+pub fn evaluate<V: Policy>(pos: &Position<V>, variant_terms: bool) -> i32 {
     evaluate_with(pos, variant_terms, weights_for::<V>())
 }
 
-pub fn evaluate_with<V: Variant>(pos: &Position<V>, variant_terms: bool, w: &Weights) -> i32 {
+pub fn evaluate_with<V: Policy>(pos: &Position<V>, variant_terms: bool, w: &Weights) -> i32 {
     let mut white = shared_terms(pos, w);
     if variant_terms {
         white += V::evaluate(pos);

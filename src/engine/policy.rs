@@ -1,0 +1,82 @@
+//! The engine's side of a variant: which search heuristics its rules make safe,
+//! which moves quiescence and the main search look at, how noisy moves are
+//! ordered, and the variant's own evaluation terms. The rules themselves (moves,
+//! effects, legality, game end, FEN) are [`Variant`]; this trait only adds what
+//! a search needs to know, so the rules layer never names search or evaluation.
+//!
+//! Defaults are standard chess; each variant's implementation sits beside its
+//! evaluation terms in `engine/eval/<variant>.rs`.
+
+use shakmaty::Role;
+
+use crate::rules::moves::{Move, MoveKind, MoveList};
+use crate::rules::position::Position;
+use crate::rules::variants::{value_of, Variant};
+
+pub trait Policy: Variant {
+    /// Is null-move pruning sound enough (no common zugzwang, passing not abusable)?
+    const NULL_MOVE: bool = true;
+    /// Are captures plain chess exchanges, so that static exchange evaluation
+    /// predicts them? Off by default: most variants' captures do more.
+    const SEE: bool = false;
+    /// Does the shared evaluation use the Texel-tuned material, tables and
+    /// weights (fitted to standard chess games) rather than the hand-set ones?
+    const TUNED_EVAL: bool = false;
+    /// Is the position evaluated by the chess network (`engine/nnue.rs`) when the
+    /// `Use NNUE` option is on? Only where the network was trained: chess.
+    const NNUE: bool = false;
+
+    /// Appends the moves the main search tries: every legal move, or a subset that
+    /// loses nothing (Cruise Pawns skips dominated missile paths). Never used by
+    /// perft, the referee or move parsing, which see `legal_moves`.
+    fn search_moves(pos: &Position<Self>, out: &mut MoveList) {
+        Self::legal_moves(pos, out);
+    }
+
+    /// Appends the legal "noisy" moves (captures, promotions and the variant's
+    /// tactical moves) searched in quiescence.
+    fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
+        noisy_from_legal(pos, out);
+    }
+
+    /// Is `mv` tactical (for quiescence and move ordering)?
+    fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        mv.promotion.is_some()
+            || mv.kind == MoveKind::EnPassant
+            || (mv.kind == MoveKind::Normal && pos.occupied().contains(mv.to))
+    }
+
+    /// A quick material estimate of what `mv` wins, in centipawns, used to order
+    /// noisy moves (MVV-LVA style). Variants count conversions here.
+    fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
+        let promotion = mv
+            .promotion
+            .map_or(0, |r| value_of(r) - value_of(Role::Pawn));
+        let victim = match mv.kind {
+            MoveKind::EnPassant => Some(Role::Pawn),
+            _ => pos.role_at(mv.to),
+        };
+        victim.map_or(0, value_of) + promotion
+    }
+
+    /// The variant's own evaluation terms, centipawns from White's point of view,
+    /// added to the shared material + piece-square evaluation.
+    fn evaluate(_pos: &Position<Self>) -> i32 {
+        0
+    }
+}
+
+/// The legal moves that `is_noisy` accepts: the default quiescence generator,
+/// and the fallback of variants that generate noisy moves more cleverly.
+pub fn noisy_from_legal<V: Policy>(pos: &Position<V>, out: &mut MoveList) {
+    let start = out.len();
+    V::legal_moves(pos, out);
+    let mut keep = start;
+    for i in start..out.len() {
+        if V::is_noisy(pos, out[i]) {
+            out[keep] = out[i];
+            keep += 1;
+        }
+    }
+    out.truncate(keep);
+}
