@@ -59,7 +59,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
-            turncoat::uci::Engine::new().run();
+            turncoat::uci::Uci::new().run();
             Ok(())
         }
         Some(Command::Perft(args)) => cli::perft(&args),

@@ -1,5 +1,7 @@
 //! UCI sessions driven through the real binary: the protocol as a GUI sees it.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -198,7 +200,7 @@ fn go_depth_answers_a_legal_move_with_info() {
     e.send("position startpos moves e2e4");
     e.send("go depth 6");
     let (lines, best) = e.bestmove(30 * SEC);
-    let legal = turncoat::uci::legal_tokens(
+    let legal = common::legal_tokens_of(
         turncoat::rules::variants::VariantKind::Chess,
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
     )
@@ -409,7 +411,7 @@ fn every_variant_plays_through_uci() {
         assert_eq!(n, lines.len() - 2, "{}", v.name());
         e.send("go depth 3");
         let (_, best) = e.bestmove(30 * SEC);
-        let legal = turncoat::uci::legal_tokens(*v, &start).expect("start FEN");
+        let legal = common::legal_tokens_of(*v, &start).expect("start FEN");
         assert!(legal.contains(&best), "{}: {best} not legal", v.name());
         e.send(&format!("position startpos moves {best}"));
         assert_ne!(e.fen(), start, "{}", v.name());

@@ -8,3 +8,6 @@ pub mod nnue;
 pub mod openings;
 pub mod policy;
 pub mod search;
+pub mod session;
+
+pub use session::{Engine, Event, StaticEval};

@@ -6,7 +6,7 @@ use shakmaty::{Color, Role};
 
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
-use crate::rules::variants::Variant;
+use crate::rules::variants::{Variant, VariantKind};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -141,5 +141,46 @@ impl<V: Variant> Game<V> {
             });
         }
         None
+    }
+}
+
+/// A position as a front end names it: the variant, a FEN (`None` = the
+/// variant's start position) and the moves played from there, as tokens. It is
+/// kept in this form and materialised for its variant at each use, so front ends
+/// need not be generic over the variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub variant: VariantKind,
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+}
+
+impl Setup {
+    pub fn startpos(variant: VariantKind) -> Self {
+        Setup {
+            variant,
+            fen: None,
+            moves: Vec::new(),
+        }
+    }
+
+    /// Builds the game, checking the FEN and every move.
+    pub fn game<V: Variant>(&self) -> Result<Game<V>, String> {
+        let start = match &self.fen {
+            None => Position::<V>::startpos(),
+            Some(f) => {
+                crate::rules::fen::parse::<V>(f).map_err(|e| format!("invalid FEN '{f}': {e}"))?
+            }
+        };
+        let mut game = Game::new(start);
+        for token in &self.moves {
+            game.play_token(token)?;
+        }
+        Ok(game)
+    }
+
+    /// Is every part of it valid?
+    pub fn check(&self) -> Result<(), String> {
+        crate::with_variant!(self.variant, V => self.game::<V>().map(|_| ()))
     }
 }

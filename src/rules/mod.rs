@@ -1,10 +1,11 @@
 //! The rules of the six variants: everything needed to set up, print, generate,
 //! play and referee a game, and nothing about searching or evaluating one.
 //! The match referee, the PGN reader, the tools and the web board use this layer
-//! without the engine. Nothing here imports from [`crate::engine`] or the front
+//! without the engine. Nothing here imports from the engine or the front
 //! ends (`tests/layers.rs` checks it). The rules themselves are written down in
 //! `docs/RULES.md`.
 
+pub mod bitboards;
 pub mod fen;
 pub mod game;
 pub mod movegen;

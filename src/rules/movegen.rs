@@ -11,7 +11,7 @@
 
 use shakmaty::{attacks, Bitboard, CastlingSide, Color, Rank, Role, Square};
 
-use crate::rules::moves::{Move, MoveKind, MoveList};
+use crate::rules::moves::{Move, MoveKind, MoveList, PROMOTIONS};
 use crate::rules::position::Position;
 use crate::rules::variants::Variant;
 
@@ -28,8 +28,6 @@ pub enum Stage {
     /// Captures and promotions only (quiescence search).
     Noisy,
 }
-
-const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
 
 /// Where generated moves go: a move list, or just a counter (perft's bulk count
 /// at the last ply, which then never builds the moves).

@@ -14,6 +14,9 @@ use std::fmt::Write as _;
 
 use shakmaty::{Role, Square};
 
+/// The roles a pawn may promote to, in generation order.
+pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
+
 /// What kind of base move this is; decides how `Position::play_base` applies it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 #[repr(u8)]

@@ -2,6 +2,8 @@
 //! Counts legal moves only (draw rules do not cut it), with bulk counting at the
 //! last ply, and splits the tree over rayon's pool when asked for threads.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use crate::rules::game;
@@ -11,13 +13,28 @@ use crate::rules::variants::Variant;
 
 /// Leaf count of the legal-move tree of `depth` plies.
 pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
-    let mut buffers: Vec<MoveList> = (0..=depth).map(|_| MoveList::with_capacity(256)).collect();
-    perft_inner(pos, depth, &mut buffers)
+    perft_until(pos, depth, &AtomicBool::new(false))
 }
 
-fn perft_inner<V: Variant>(pos: &Position<V>, depth: u32, buffers: &mut [MoveList]) -> u64 {
+/// [`perft`] that gives up (returning a partial count) once `stop` is set, so a
+/// front end can interrupt a deep count the way it stops a search.
+pub fn perft_until<V: Variant>(pos: &Position<V>, depth: u32, stop: &AtomicBool) -> u64 {
+    let mut buffers: Vec<MoveList> = (0..=depth).map(|_| MoveList::with_capacity(256)).collect();
+    perft_inner(pos, depth, &mut buffers, stop)
+}
+
+fn perft_inner<V: Variant>(
+    pos: &Position<V>,
+    depth: u32,
+    buffers: &mut [MoveList],
+    stop: &AtomicBool,
+) -> u64 {
     if depth == 0 {
         return 1;
+    }
+    // Checked only near the root's end of the tree: a load per node would cost.
+    if depth >= 3 && stop.load(Ordering::Relaxed) {
+        return 0;
     }
     let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
     if depth == 1 {
@@ -29,13 +46,24 @@ fn perft_inner<V: Variant>(pos: &Position<V>, depth: u32, buffers: &mut [MoveLis
     for &mv in moves.iter() {
         let mut child = *pos;
         game::play(&mut child, mv);
-        nodes += perft_inner(&child, depth - 1, rest);
+        nodes += perft_inner(&child, depth - 1, rest, stop);
     }
     nodes
 }
 
 /// Per-root-move counts (`divide`), in generation order, with tokens.
 pub fn divide<V: Variant>(pos: &Position<V>, depth: u32, threads: usize) -> Vec<(String, u64)> {
+    divide_until(pos, depth, threads, &AtomicBool::new(false))
+        .expect("an unset stop flag never interrupts")
+}
+
+/// [`divide`] that returns `None` when `stop` was set before it finished.
+pub fn divide_until<V: Variant>(
+    pos: &Position<V>,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<Vec<(String, u64)>> {
     let mut roots = MoveList::new();
     V::legal_moves(pos, &mut roots);
     let count = |mv: &Move| {
@@ -46,14 +74,16 @@ pub fn divide<V: Variant>(pos: &Position<V>, depth: u32, threads: usize) -> Vec<
             if depth <= 1 {
                 1
             } else {
-                perft(&child, depth - 1)
+                perft_until(&child, depth - 1, stop)
             },
         )
     };
-    if threads <= 1 || depth <= 2 {
-        return roots.iter().map(count).collect();
-    }
-    run_in_pool(threads, || roots.par_iter().map(count).collect())
+    let lines: Vec<(String, u64)> = if threads <= 1 || depth <= 2 {
+        roots.iter().map(count).collect()
+    } else {
+        run_in_pool(threads, || roots.par_iter().map(count).collect())
+    };
+    (!stop.load(Ordering::Relaxed)).then_some(lines)
 }
 
 /// Total count, parallel over the first two plies when `threads > 1`.

@@ -227,17 +227,6 @@ impl<V: Variant> Position<V> {
         }
     }
 
-    /// Squares attacked by `color`'s pieces (plain chess attacks).
-    pub fn attacked_by(&self, color: Color) -> Bitboard {
-        let occ = self.occupied;
-        let mut out = Bitboard::EMPTY;
-        for sq in self.by_color(color) {
-            let piece = decode(self.mailbox[sq as usize]).expect("mailbox in sync");
-            out |= attacks::attacks(sq, piece, occ);
-        }
-        out
-    }
-
     /// The castling rook square of `color` on `side`, if the right is intact.
     #[inline]
     pub fn castling_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
@@ -277,13 +266,6 @@ impl<V: Variant> Position<V> {
     pub fn recolor(&mut self, sq: Square, color: Color) {
         if let Some(piece) = self.take(sq) {
             self.put(sq, Piece { color, ..piece });
-        }
-    }
-
-    /// Replaces the role of the piece on `sq` (keeps its colour).
-    pub fn set_role(&mut self, sq: Square, role: Role) {
-        if let Some(piece) = self.take(sq) {
-            self.put(sq, Piece { role, ..piece });
         }
     }
 

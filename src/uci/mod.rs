@@ -8,19 +8,14 @@
 pub mod options;
 
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
-use std::thread::JoinHandle;
 
-use crate::engine::policy::Policy;
-use crate::engine::search::tt::{Bound, TranspositionTable};
-use crate::engine::search::{self, HistoryStore, Info, Limits, Score, Shared};
-use crate::engine::{eval, nnue};
+use crate::engine::search::tt::Bound;
+use crate::engine::search::{self, Info, Limits, Score};
+use crate::engine::session::static_eval;
+use crate::engine::{Engine, Event};
 use crate::rules::fen;
-use crate::rules::game::Game;
-use crate::rules::perft;
-use crate::rules::position::Position;
-use crate::rules::variants::{Variant, VariantKind};
+use crate::rules::game::Setup;
+use crate::rules::variants::Variant;
 use crate::with_variant;
 
 use options::{Effect, EngineOptions};
@@ -41,73 +36,27 @@ fn error(msg: &str) {
     send(&format!("info string error: {msg}"));
 }
 
-/// The position as the GUI set it.
-#[derive(Clone, Debug)]
-struct PositionSpec {
-    variant: VariantKind,
-    /// `None` = the variant's start position.
-    fen: Option<String>,
-    moves: Vec<String>,
-}
-
-impl PositionSpec {
-    fn startpos(variant: VariantKind) -> Self {
-        PositionSpec {
-            variant,
-            fen: None,
-            moves: Vec::new(),
-        }
-    }
-
-    /// Builds the game, checking the FEN and every move.
-    fn game<V: Variant>(&self) -> Result<Game<V>, String> {
-        let start = match &self.fen {
-            None => Position::<V>::startpos(),
-            Some(f) => fen::parse::<V>(f).map_err(|e| format!("invalid FEN '{f}': {e}"))?,
-        };
-        let mut game = Game::new(start);
-        for token in &self.moves {
-            game.play_token(token)?;
-        }
-        Ok(game)
-    }
-
-    fn check(&self) -> Result<(), String> {
-        with_variant!(self.variant, V => self.game::<V>().map(|_| ()))
-    }
-}
-
-struct RunningSearch {
-    shared: Arc<Shared>,
-    handle: JoinHandle<()>,
-}
-
-pub struct Engine {
+pub struct Uci {
     options: EngineOptions,
-    position: PositionSpec,
+    position: Setup,
     position_given: bool,
-    tt: Arc<TranspositionTable>,
-    /// Move-ordering statistics kept between the searches of one game.
-    history: Arc<HistoryStore>,
-    search: Option<RunningSearch>,
+    engine: Engine,
 }
 
-impl Default for Engine {
+impl Default for Uci {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl Engine {
+impl Uci {
     pub fn new() -> Self {
         let options = EngineOptions::default();
-        Engine {
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
-            position: PositionSpec::startpos(options.variant),
+        Uci {
+            engine: Engine::new(options.hash_mb),
+            position: Setup::startpos(options.variant),
             position_given: false,
             options,
-            history: Arc::default(),
-            search: None,
         }
     }
 
@@ -130,7 +79,7 @@ impl Engine {
                 break;
             }
         }
-        self.stop_search();
+        self.engine.stop();
     }
 
     /// Handles one command line; returns false on `quit`.
@@ -140,7 +89,6 @@ impl Engine {
         let Some((&cmd, args)) = tokens.split_first() else {
             return true;
         };
-        self.reap_finished_search();
         match cmd {
             "uci" => {
                 send(&format!("id name {ENGINE_NAME}"));
@@ -152,22 +100,16 @@ impl Engine {
             }
             "isready" => send("readyok"),
             "ucinewgame" => {
-                self.stop_search();
-                self.tt.clear();
-                self.history.clear();
-                self.position = PositionSpec::startpos(self.options.variant);
+                self.engine.clear();
+                self.position = Setup::startpos(self.options.variant);
             }
             "setoption" => self.setoption(args),
             "position" => self.position(args),
             "go" => self.go(args),
-            "stop" => self.stop_search(),
-            "ponderhit" => {
-                if let Some(s) = &self.search {
-                    s.shared.pondering.store(false, Ordering::Relaxed);
-                }
-            }
+            "stop" => self.engine.stop(),
+            "ponderhit" => self.engine.ponderhit(),
             "quit" => {
-                self.stop_search();
+                self.engine.stop();
                 return false;
             }
             "d" => self.display(),
@@ -176,31 +118,6 @@ impl Engine {
             _ => error(&format!("unknown command '{line}'")),
         }
         true
-    }
-
-    fn searching(&self) -> bool {
-        self.search.is_some()
-    }
-
-    fn reap_finished_search(&mut self) {
-        if self
-            .search
-            .as_ref()
-            .is_some_and(|s| s.shared.finished.load(Ordering::Acquire) || s.handle.is_finished())
-        {
-            self.stop_search();
-        }
-    }
-
-    /// Stops a running search and waits for its `bestmove`.
-    fn stop_search(&mut self) {
-        if let Some(s) = self.search.take() {
-            s.shared.pondering.store(false, Ordering::Relaxed);
-            s.shared.stop.store(true, Ordering::Relaxed);
-            if s.handle.join().is_err() {
-                log::error!("search thread panicked");
-            }
-        }
     }
 
     /// Options (like the position) may change during a search: the running search
@@ -212,21 +129,16 @@ impl Engine {
         };
         match self.options.set(&name, value.as_deref()) {
             Ok(Effect::None) => {}
-            Ok(Effect::ResizeHash) => match TranspositionTable::try_new(self.options.hash_mb) {
-                Ok(tt) => self.tt = Arc::new(tt),
-                Err(e) => {
-                    self.options.hash_mb = self.tt.megabytes();
+            Ok(Effect::ResizeHash) => {
+                if let Err(e) = self.engine.set_hash(self.options.hash_mb) {
+                    self.options.hash_mb = self.engine.hash_mb();
                     error(&e);
                 }
-            },
-            Ok(Effect::ClearHash) => {
-                self.tt.clear();
-                self.history.clear();
             }
+            Ok(Effect::ClearHash) => self.engine.clear(),
             Ok(Effect::VariantChanged) => {
-                self.position = PositionSpec::startpos(self.options.variant);
-                self.tt.clear();
-                self.history.clear();
+                self.position = Setup::startpos(self.options.variant);
+                self.engine.clear();
             }
             Err(e) => error(&e),
         }
@@ -244,7 +156,7 @@ impl Engine {
                 )
             }
         };
-        let spec = PositionSpec {
+        let spec = Setup {
             variant: self.options.variant,
             fen,
             moves: moves_at
@@ -290,54 +202,48 @@ impl Engine {
     /// White's view, in pawns: the hand-written one and, where the variant has
     /// one, the network's.
     fn static_eval(&self) {
-        let text = with_variant!(self.position.variant, V => {
-            self.position.game::<V>().map(|game| {
-                let pos = &game.pos;
-                let white = |s: i32| if pos.turn() == shakmaty::Color::White { s } else { -s };
-                let mut s = format!(
+        match static_eval(&self.position, self.options.variant_eval) {
+            Ok(e) => {
+                send(&format!(
                     "Hand-written evaluation {:+.2} (white side)",
-                    white(eval::evaluate(pos, self.options.variant_eval)) as f64 / 100.0
-                );
-                if V::NNUE {
-                    let net = nnue::Network::shipped();
-                    let score = net.evaluate_board(&nnue::piece_boards(pos), pos.turn());
-                    s.push_str(&format!(
-                        "\nNNUE evaluation {:+.2} (white side)",
-                        white(score) as f64 / 100.0
+                    e.hand_written as f64 / 100.0
+                ));
+                if let Some(n) = e.network {
+                    send(&format!(
+                        "NNUE evaluation {:+.2} (white side)",
+                        n as f64 / 100.0
                     ));
                 }
-                s
-            })
-        });
-        match text {
-            Ok(t) => t.lines().for_each(send),
+            }
             Err(e) => error(&e),
         }
     }
 
-    fn perft(&self, args: &[&str]) {
+    /// `go perft N` (and `perft N`): counts on the search thread, so `stop`,
+    /// `isready` and `quit` are answered meanwhile.
+    fn perft(&mut self, args: &[&str]) {
         let depth = match args.first().map(|d| d.parse::<u32>()) {
             Some(Ok(d)) if (1..=20).contains(&d) => d,
             _ => return error("perft expects a depth between 1 and 20"),
         };
-        if self.searching() {
-            return error("cannot run perft while searching");
-        }
-        let threads = self.options.threads;
-        let result = with_variant!(self.position.variant, V => {
-            self.position.game::<V>().map(|game| perft::divide(&game.pos, depth, threads))
-        });
-        match result {
-            Ok(lines) => {
-                let mut total = 0;
-                for (token, n) in lines {
-                    send(&format!("{token}: {n}"));
-                    total += n;
-                }
-                send("");
-                send(&format!("Nodes searched: {total}"));
-            }
-            Err(e) => error(&e),
+        let started =
+            self.engine.perft(
+                &self.position,
+                depth,
+                self.options.threads,
+                |event| match event {
+                    Event::PerftMove { token, nodes } => send(&format!("{token}: {nodes}")),
+                    Event::PerftDone { total: Some(total) } => {
+                        send("");
+                        send(&format!("Nodes searched: {total}"));
+                    }
+                    Event::PerftDone { total: None } => send("info string perft stopped"),
+                    Event::Error(e) => error(&e),
+                    Event::Info(_) | Event::BestMove { .. } => {}
+                },
+            );
+        if let Err(e) = started {
+            error(&e);
         }
     }
 
@@ -345,14 +251,10 @@ impl Engine {
         if let Some(&"perft") = args.first() {
             return self.perft(&args[1..]);
         }
-        if self.searching() {
-            return error("a search is already running (send 'stop' first)");
-        }
         let limits = parse_go(args);
         if !self.position_given {
             error("go before any position command: searching the start position");
         }
-        let spec = self.position.clone();
         let options = search::Options {
             threads: self.options.threads,
             multipv: self.options.multipv,
@@ -360,49 +262,26 @@ impl Engine {
             variant_eval: self.options.variant_eval,
             use_nnue: self.options.use_nnue,
         };
-        let shared = Arc::new(Shared::with_history(
-            Arc::clone(&self.tt),
-            Arc::clone(&self.history),
-        ));
-        shared.pondering.store(limits.ponder, Ordering::Relaxed);
-        let thread_shared = Arc::clone(&shared);
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 * 1024 * 1024)
-            .spawn(move || {
-                with_variant!(spec.variant, V => run_search::<V>(&spec, &limits, &options, &thread_shared))
+        let started = self
+            .engine
+            .go(&self.position, limits, options, |event| match event {
+                Event::Info(info) => send(&info_line(&info)),
+                Event::BestMove { best, ponder } => send(&bestmove_line(best, ponder)),
+                Event::Error(e) => error(&e),
+                Event::PerftMove { .. } | Event::PerftDone { .. } => {}
             });
-        match handle {
-            Ok(handle) => self.search = Some(RunningSearch { shared, handle }),
-            Err(e) => error(&format!("could not start the search thread: {e}")),
+        if let Err(e) = started {
+            error(&e);
         }
     }
 }
 
-fn run_search<V: Policy>(
-    spec: &PositionSpec,
-    limits: &Limits,
-    options: &search::Options,
-    shared: &Shared,
-) {
-    let game = match spec.game::<V>() {
-        Ok(g) => g,
-        Err(e) => {
-            error(&e);
-            shared.finished.store(true, Ordering::Release);
-            send("bestmove 0000");
-            return;
-        }
-    };
-    let history = &game.keys[..game.keys.len() - 1];
-    let result = search::search(&game.pos, history, limits, options, shared, &mut |info| {
-        send(&info_line(&info));
-    });
-    shared.finished.store(true, Ordering::Release);
-    match (result.best, result.ponder) {
-        (Some(best), Some(ponder)) => send(&format!("bestmove {best} ponder {ponder}")),
-        (Some(best), None) => send(&format!("bestmove {best}")),
-        (None, _) => send("bestmove 0000"),
+/// Formats the `bestmove` line (`0000` when there is no move to play).
+pub fn bestmove_line(best: Option<String>, ponder: Option<String>) -> String {
+    match (best, ponder) {
+        (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
+        (Some(best), None) => format!("bestmove {best}"),
+        (None, _) => "bestmove 0000".to_string(),
     }
 }
 
@@ -488,16 +367,6 @@ pub fn parse_go(args: &[&str]) -> Limits {
         i += 1;
     }
     limits
-}
-
-/// Re-exported for the match runner and tests: legal tokens of a spec'd position.
-pub fn legal_tokens(variant: VariantKind, fen: &str) -> Result<Vec<String>, String> {
-    with_variant!(variant, V => {
-        let pos = fen::parse::<V>(fen)?;
-        let mut moves = Vec::new();
-        V::legal_moves(&pos, &mut moves);
-        Ok(moves.iter().map(|&m| crate::rules::game::token(&pos, m)).collect())
-    })
 }
 
 #[cfg(test)]

@@ -177,3 +177,16 @@ pub fn flip_board(board: &str) -> String {
         .collect();
     ranks.join("/")
 }
+
+/// The legal tokens of `fen` in `variant`, in generation order.
+pub fn legal_tokens_of(
+    variant: turncoat::rules::variants::VariantKind,
+    fen: &str,
+) -> Result<Vec<String>, String> {
+    turncoat::with_variant!(variant, V => {
+        let pos = fen::parse::<V>(fen)?;
+        let mut moves = MoveList::new();
+        V::legal_moves(&pos, &mut moves);
+        Ok(moves.iter().map(|&m| game::token(&pos, m)).collect())
+    })
+}

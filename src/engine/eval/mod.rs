@@ -59,6 +59,7 @@ mod subversion;
 use shakmaty::{attacks, Bitboard, Color, File, Role, Square};
 
 use crate::engine::policy::Policy;
+use crate::rules::bitboards::{FILE_A, FILE_H};
 use crate::rules::position::Position;
 
 /// Middlegame and endgame material.
@@ -504,8 +505,6 @@ fn table_index(sq: Square, color: Color) -> usize {
     }
 }
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = 0x8080_8080_8080_8080;
 const RANK_1: Bitboard = Bitboard(0xff);
 
 /// Each square of `b` one file towards h (nothing wraps round the edge).
@@ -943,28 +942,6 @@ fn shared_terms_popcnt<V: Policy>(pos: &Position<V>, w: &Weights) -> i32 {
 fn shared_terms_portable<V: Policy>(pos: &Position<V>, w: &Weights) -> i32 {
     let (total, phase) = both_sides(pos, w, &mut NoTrace);
     (total.0 * phase + total.1 * (24 - phase)) / 24
-}
-
-/// Material + piece-square score from White's view, tapered by game phase
-/// (kept for variants that want only the material picture).
-pub fn material_pst<V: Policy>(pos: &Position<V>) -> i32 {
-    let values = tables::<V>();
-    let mut mg = 0;
-    let mut eg = 0;
-    let mut phase = 0;
-    for color in [Color::White, Color::Black] {
-        let sign = if color == Color::White { 1 } else { -1 };
-        for (i, role) in Role::ALL.into_iter().enumerate() {
-            for sq in pos.by_piece(role.of(color)) {
-                let S(value_mg, value_eg) = values[i][table_index(sq, color)];
-                mg += sign * value_mg;
-                eg += sign * value_eg;
-                phase += PHASE[i];
-            }
-        }
-    }
-    let phase = phase.min(24);
-    (mg * phase + eg * (24 - phase)) / 24
 }
 
 /// The full evaluation from the side to move's view. `variant_terms` is the UCI

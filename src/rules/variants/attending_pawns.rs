@@ -19,7 +19,7 @@ use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 
 use super::{validate_standard, Variant};
 use crate::rules::movegen::{self, Legality, Stage};
-use crate::rules::moves::{write_square, Move, MoveKind, MoveList};
+use crate::rules::moves::{write_square, Move, MoveKind, MoveList, PROMOTIONS};
 use crate::rules::position::{castle_side, rook_file, Position};
 use crate::rules::zobrist;
 
@@ -291,8 +291,6 @@ fn push_placements<V: Variant>(
         }
     }
 }
-
-const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
 
 impl AttendingPawns {
     /// Moves of celebrities with an attached pawn (rule 2), castling excluded.

@@ -14,6 +14,7 @@
 use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
 use super::{rank_of, validate_standard, Variant};
+use crate::rules::bitboards::neighbourhood;
 use crate::rules::movegen::{self, Legality, Stage};
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::Position;
@@ -64,16 +65,6 @@ impl Variant for CowardlyCrew {
             out.push_str(",n");
         }
     }
-}
-
-/// The squares of `squares` and those next to them (king steps), by shifts.
-#[inline]
-fn neighbourhood(squares: Bitboard) -> Bitboard {
-    const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
-    const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
-    let b = squares.0;
-    let row = b | ((b << 1) & NOT_FILE_A) | ((b >> 1) & NOT_FILE_H);
-    Bitboard(row | (row << 8) | (row >> 8))
 }
 
 /// The captured square and role of `mv` in `pos`, if it captures.

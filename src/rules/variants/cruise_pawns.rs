@@ -16,6 +16,7 @@
 use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 
 use super::{validate_pawn_ranks, Variant};
+use crate::rules::bitboards::{FILE_A, FILE_H};
 use crate::rules::movegen::{self, Legality, Stage};
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::Position;
@@ -159,9 +160,6 @@ fn turn_ok(a: usize, b: usize) -> bool {
     let diff = (a + 8 - b) % 8;
     diff <= 1 || diff == 7
 }
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
 
 /// Every square of `b` moved one step in direction `d` (off-board bits dropped).
 #[inline]

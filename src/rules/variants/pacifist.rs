@@ -12,17 +12,14 @@
 use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
 use super::{validate_pawn_ranks, Variant};
+use crate::rules::bitboards::{FILE_A, FILE_H};
 use crate::rules::game::Outcome;
 use crate::rules::movegen::{MoveCounter, MoveSink};
-use crate::rules::moves::{Move, MoveKind, MoveList};
+use crate::rules::moves::{Move, MoveKind, MoveList, PROMOTIONS};
 use crate::rules::position::{castle_side, rook_file, Position};
 
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Pacifist;
-
-const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
-const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
-const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
 
 // ----- influence (rule 2) and overly persuaded squares (rule 3) -----
 
@@ -118,8 +115,8 @@ impl Board {
         let pawns = self.roles[ri(Role::Pawn)] & own;
         // Capture diagonals only; each direction's set has no overlap.
         let (left, right) = match color {
-            Color::White => ((pawns & NOT_FILE_A) << 7, (pawns & NOT_FILE_H) << 9),
-            Color::Black => ((pawns & NOT_FILE_A) >> 9, (pawns & NOT_FILE_H) >> 7),
+            Color::White => ((pawns & !FILE_A) << 7, (pawns & !FILE_H) << 9),
+            Color::Black => ((pawns & !FILE_A) >> 9, (pawns & !FILE_H) >> 7),
         };
         acc.counter.add2(left, right);
         for sq in Bitboard(self.roles[ri(Role::Knight)] & own) {

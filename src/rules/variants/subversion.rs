@@ -10,9 +10,10 @@
 //! Ordinary moves are plain chess moves with plain chess legality, so they come from
 //! the core's fast legal generator; subversions are added after them.
 
-use shakmaty::{attacks, Bitboard, Color, File, Role, Square};
+use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
 use super::Variant;
+use crate::rules::bitboards::neighbourhood;
 use crate::rules::movegen::{self, Legality, Stage};
 use crate::rules::moves::{write_square, Move, MoveKind, MoveList};
 use crate::rules::position::Position;
@@ -65,15 +66,6 @@ impl Variant for Subversion {
             write_square(out, paid);
         }
     }
-}
-
-/// The 8 neighbouring squares of every square of `bb` (plus `bb` itself).
-#[inline]
-pub fn neighbourhood(bb: Bitboard) -> Bitboard {
-    let row = bb
-        | (bb & !Bitboard::from_file(File::H)).shift(1)
-        | (bb & !Bitboard::from_file(File::A)).shift(-1);
-    row | row.shift(8) | row.shift(-8)
 }
 
 /// The enemy pieces that are never out of reach of `by`: not kings and not adjacent
