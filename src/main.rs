@@ -1,5 +1,5 @@
 //! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`, `tune`,
-//! `datagen`, `train`.
+//! `datagen`, `train`. A clap dispatch and nothing else.
 
 use std::process::ExitCode;
 
@@ -14,7 +14,23 @@ use turncoat::{cli, tournament};
 #[command(
     name = "turncoat",
     version,
-    about = "A UCI chess engine for standard chess and five conversion variants.\nWithout a subcommand it speaks UCI on stdin/stdout."
+    about = "A UCI chess engine for standard chess and five conversion variants.\nWithout a subcommand it speaks UCI on stdin/stdout.",
+    after_help = "\
+Variants (UCI option UCI_Variant, --variant): chess, cowardlycrew, pacifist,
+attendingpawns, subversion, cruisepawns.
+
+Moves are one token each: e2e4, e7e8q, e1g1; variant extras follow commas:
+d4e5,n (Cowardly Crew, capture converting nothing), @e5,a2 (Subversion: subvert
+e5 paying a2), b1c3,b2d3 (Attending Pawns: the knight's pawn goes to d3),
+e4*e5f6g7 and e4* (Cruise Pawns: missile path, self-detonation). The rules,
+notation and FEN extensions: docs/RULES.md.
+
+Examples:
+  turncoat                                   UCI mode (what GUIs run)
+  turncoat match                             the demo match of ./engines.toml
+  turncoat perft --variant pacifist --startpos --depth 4 --divide
+  turncoat bench --variant subversion
+In UCI mode, `go perft 1` lists the legal moves of the current position."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -37,13 +53,14 @@ enum Command {
     /// Play a refereed engine match or tournament (configured by engines.toml).
     Match(Box<tournament::cli::MatchArgs>),
     /// Texel-tune the standard-chess evaluation on self-play PGN games; prints
-    /// the tuned tables and weights as Rust source to paste into src/eval.rs.
+    /// the tuned tables and weights as Rust source to paste into
+    /// src/engine/eval/mod.rs.
     Tune(tune::TuneArgs),
     /// Play self-play chess games at fixed nodes and write their quiet positions
     /// (`FEN;score;result`) as training data for `train`.
     Datagen(datagen::DatagenArgs),
     /// Train the standard-chess network on labelled positions
-    /// (scripts/label_positions.py); writes src/nnue/chess.net by default.
+    /// (scripts/label_positions.py) and write it to the --out file.
     Train(train::TrainArgs),
     /// Combine the PGN files of match shards into one Elo / pentanomial report.
     MatchMerge(tournament::merge::MergeArgs),

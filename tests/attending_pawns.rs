@@ -1,4 +1,4 @@
-//! Attending Pawns: reference data and hand-worked rule tests (RULES.md `attendingpawns`).
+//! Attending Pawns: reference data and hand-worked rule tests (docs/RULES.md, "Attending Pawns").
 
 mod common;
 

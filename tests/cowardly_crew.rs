@@ -1,5 +1,5 @@
-//! Cowardly Crew (RULES.md section "cowardlycrew"): reference data, one hand-worked
-//! position per rule point, the readings chosen where RULES.md is silent, FEN
+//! Cowardly Crew (docs/RULES.md, "Cowardly Crew"): reference data, one hand-worked
+//! position per rule point, the readings chosen where docs/RULES.md is silent, FEN
 //! rejection, Zobrist keys, and a brute-force cross-check of the move generator.
 
 mod common;
@@ -73,7 +73,7 @@ fn registered_as_uci_variant() {
 
 // ----- rules 1 and 2 -----
 
-/// RULES.md's worked example: d4xe5 (limit max(P, N) = 2) converts d6 and f6,
+/// docs/RULES.md's worked example: d4xe5 (limit max(P, N) = 2) converts d6 and f6,
 /// not the rook f4; the capture exists twice.
 #[test]
 fn worked_example() {
@@ -430,7 +430,7 @@ fn evaluation_is_colour_symmetric_and_sees_the_rule() {
 
 // ----- brute-force cross-check of the generator -----
 
-/// RULES.md read literally, square by square: every pseudo-legal chess move, each
+/// docs/RULES.md read literally, square by square: every pseudo-legal chess move, each
 /// capture in both forms, kept when the mover's king is safe after the whole move.
 /// Returns the token and the position after each legal move.
 fn naive_moves(pos: &Pos) -> Vec<(String, Pos)> {

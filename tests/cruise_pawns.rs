@@ -1,4 +1,4 @@
-//! Cruise Pawns (RULES.md `cruisepawns`): the reference data, a hand-worked test
+//! Cruise Pawns (docs/RULES.md, "Cruise Pawns"): the reference data, a hand-worked test
 //! for every rule point, FEN reading/printing/rejection, Zobrist keys, an
 //! independent naive path enumerator, and the search-only reduced generators.
 
@@ -104,7 +104,7 @@ fn rule1_friendly_pieces_and_own_king_are_flown_through() {
     assert_eq!(after(&p, "a4*a5a6"), "7k/8/r7/K7/8/8/8/8 b - - 0 1 a4*a5a6");
 }
 
-/// The RULES.md notation example `e4*e5f6g7`: a legal launch, printed exactly.
+/// The docs/RULES.md notation example `e4*e5f6g7`: a legal launch, printed exactly.
 #[test]
 fn rule1_notation_example_launch() {
     let p = pos("6k1/6n1/8/8/4P3/8/8/K7 w - - 0 1");
@@ -181,7 +181,7 @@ fn rule2_target_whose_removal_exposes_the_king_is_illegal() {
 
 /// Geometry: with turns of at most 45 degrees, no path of up to 7 squares
 /// revisits a square (the launch square included), and a corner is never an
-/// intermediate square (so a shoot-down onto a corner, RULES.md's `b7a8q`, cannot
+/// intermediate square (so a shoot-down onto a corner, docs/RULES.md's `b7a8q`, cannot
 /// arise).
 #[test]
 fn rule1_paths_never_revisit_and_corners_are_dead_ends() {

@@ -27,7 +27,7 @@ fn canonical_printing() {
     // Four fields are accepted; clocks default to 0 1.
     let p = parse("8/8/8/8/8/8/8/K6k w - -").expect("4 fields");
     assert_eq!(fen::format(&p), "8/8/8/8/8/8/8/K6k w - - 0 1");
-    // An en passant square no pawn can take on is dropped (RULES.md).
+    // An en passant square no pawn can take on is dropped (docs/RULES.md).
     let p = parse("rnbqkbnr/pppp1ppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 2").expect("ep");
     assert_eq!(
         fen::format(&p),

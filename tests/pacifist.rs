@@ -1,5 +1,5 @@
-//! Pacifist Chess (RULES.md `pacifist`): reference data, then one hand-worked test
-//! per rule point and per reading chosen where RULES.md is silent.
+//! Pacifist Chess (docs/RULES.md, "Pacifist"): reference data, then one hand-worked test
+//! per rule point and per reading chosen where docs/RULES.md is silent.
 
 mod common;
 
@@ -57,8 +57,8 @@ fn reference_perft() {
     common::check_perft_file::<Pacifist>(include_str!("data/pacifist_perft.json"), 3);
 }
 
-/// The one reference FEN RULES.md rejects: White to move with two kings, Black
-/// (not to move) with none. RULES.md "A FEN is rejected ... `pacifist`: ... the
+/// The one reference FEN docs/RULES.md rejects: White to move with two kings, Black
+/// (not to move) with none. docs/RULES.md "A FEN is rejected ... `pacifist`: ... the
 /// side not to move has no king" is explicit (and such a position cannot arise:
 /// Black's last move would have broken rule 5), so the FEN is rejected here. The
 /// moves the example lists are still checked, on the same position built
@@ -97,9 +97,9 @@ fn reference_examples() {
     }
     assert!(influences >= 20 && outcomes >= 4, "{influences} {outcomes}");
 
-    // Expected difference: RULES.md rejects this FEN, the reference accepted it.
+    // Expected difference: docs/RULES.md rejects this FEN, the reference accepted it.
     let e = &differ[0];
-    let err = fen::parse::<Pacifist>(REJECTED_EXAMPLE).expect_err("rejected by RULES.md");
+    let err = fen::parse::<Pacifist>(REJECTED_EXAMPLE).expect_err("rejected by docs/RULES.md");
     assert!(err.contains("no king"), "{err}");
     // Its moves, on the position built without the FEN check.
     let mut p = P::empty();

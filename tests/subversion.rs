@@ -1,5 +1,5 @@
 //! Subversion: the reference data, and a hand-worked test for every rule point of
-//! RULES.md `subversion` and for every reading chosen where it is silent.
+//! docs/RULES.md, "Subversion" and for every reading chosen where it is silent.
 
 mod common;
 
@@ -477,7 +477,7 @@ fn noisy_moves_match_legal_moves() {
 
 /// An independent, naive statement of the rules: every candidate payment (single
 /// pawns; up to three of N, B, R, Q, alone or with every pawn) is priced by counting
-/// roles straight from RULES.md, and judged by playing it and asking whether the
+/// roles straight from docs/RULES.md, and judged by playing it and asking whether the
 /// mover's king is attacked. Compared with the generator on random playouts.
 fn naive_subversions(pos: &Pos) -> Vec<String> {
     use shakmaty::{Bitboard, Role, Square};

@@ -9,19 +9,15 @@
 //! (side to move first) go through a squared clipped ReLU into one output neuron,
 //! whose weights depend on the material left ([`bucket`]): an endgame weighs the
 //! same features differently from a middlegame, at no cost to the accumulators.
-//! The weights come from `turncoat train` (src/train.rs), fitted to Stockfish's
-//! static evaluation of quiet positions of our own games; the doc comment of
-//! `NETWORK_BYTES` says which data made the shipped file.
+//! The weights come from `turncoat train` (`src/tools/train.rs`), fitted to
+//! Stockfish's static evaluation of quiet positions of our own games;
+//! `docs/TRAINING.md` says which data made the shipped file.
 //!
 //! Quantisation follows the common scheme: first layer times QA (255) in i16, output
 //! weights times QB (64), the output scaled back to centipawns by SCALE / (QA * QB).
 //!
 //! The variants keep the hand-written evaluation: the network knows only chess.
-//! Why 256 and not 128: on the same 1.41 M positions the wider network reached a
-//! validation loss 0.0021 against 0.0028 and scored +45 +/- 46 against the
-//! hand-written evaluation at 20000 nodes (200 games) where the narrower one had
-//! +21 after 165; it costs about 16 % more instructions per node than the
-//! hand-written evaluation (the narrower one 3 % fewer).
+//! `docs/TRAINING.md` gives the measurements behind the sizes.
 
 use std::sync::OnceLock;
 
@@ -45,18 +41,7 @@ pub const MAGIC: &[u8; 4] = b"TCN2";
 /// (i32) of each bucket in turn, little-endian.
 pub const FILE_LEN: usize = 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN) + BUCKETS * (2 * 2 * HIDDEN + 4);
 
-/// The shipped network: `turncoat train d12.txt d3.txt d56.txt a.txt b.txt c.txt
-/// d14a.txt d14b.txt --mirror --scale 1.17 --epochs 40 --threads 2` (validation
-/// loss 0.00166), on 6,983,495 quiet positions, each also mirrored left-right.
-/// 2,542,389 come from 26,900 `turncoat datagen` games (3000 nodes, 10 random
-/// opening plies, seed 14, played by the previous network); 2,618,285 from about
-/// 27,100 such games of the network before it (seeds 11-13); 1,822,821 older:
-/// the tuner's 9,954 self-play games and 600 against Stockfish, 9,959 match-runner
-/// self-play games at 2500-5000 nodes with 12 random opening plies, 765
-/// test-match games. Labels: Stockfish 15.1's static evaluation
-/// (scripts/label_positions.py). Scale 1.17, not the 0.9 that matches the two
-/// engines' centipawns, gives the network the hand-written evaluation's spread,
-/// on which the search's margins were set.
+/// The shipped network; `docs/TRAINING.md` says which data and commands made it.
 static NETWORK_BYTES: &[u8] = include_bytes!("nnue/chess.net");
 
 /// The output layer for a board with `pieces` pieces (kings included): four

@@ -1,5 +1,5 @@
-//! FEN: the six standard fields plus the variant's seventh (RULES.md "FEN").
-//! Parsing says what is wrong; printing is canonical (RULES.md's en passant rule,
+//! FEN: the six standard fields plus the variant's seventh (docs/RULES.md "FEN").
+//! Parsing says what is wrong; printing is canonical (docs/RULES.md's en passant rule,
 //! seventh field always printed for variants that have state).
 
 use std::fmt::Write as _;
@@ -148,7 +148,7 @@ fn parse_castling<V: Variant>(pos: &Position<V>, field: &str) -> Result<Bitboard
     Ok(rights)
 }
 
-/// RULES.md: the en passant field names the passed square only when a pawn of the
+/// docs/RULES.md: the en passant field names the passed square only when a pawn of the
 /// side to move attacks it (pins ignored) and an enemy pawn stands just past it.
 fn visible_ep<V: Variant>(pos: &Position<V>, sq: Square) -> Option<Square> {
     if !V::EN_PASSANT {

@@ -1,5 +1,5 @@
 //! A game: a start position, the moves played and the key history, with the
-//! end-of-game rules of RULES.md in their binding order. Shared by the UCI front
+//! end-of-game rules of docs/RULES.md in their binding order. Shared by the UCI front
 //! end (for `position ... moves`) and the match runner's referee.
 
 use shakmaty::{Color, Role};
@@ -117,7 +117,7 @@ impl<V: Variant> Game<V> {
         self.keys.iter().filter(|&&k| k == key).count()
     }
 
-    /// RULES.md order: no legal move, threefold repetition, 50-move rule,
+    /// docs/RULES.md order: no legal move, threefold repetition, 50-move rule,
     /// insufficient material.
     pub fn outcome(&self) -> Option<Outcome> {
         let mut moves = MoveList::new();

@@ -7,7 +7,7 @@
 //! - `Legality::Pseudo`: every chess move of the side to move with no regard for its
 //!   own king, except the standard castling conditions (not in check, the passed
 //!   square not attacked). Variants expand these bases with their extras and judge
-//!   legality on the position after the whole move, as RULES.md requires.
+//!   legality on the position after the whole move, as docs/RULES.md requires.
 
 use shakmaty::{attacks, Bitboard, CastlingSide, Color, Rank, Role, Square};
 

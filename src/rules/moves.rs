@@ -1,4 +1,4 @@
-//! The move type shared by every variant, and the printing of RULES.md tokens.
+//! The move type shared by every variant, and the printing of docs/RULES.md tokens.
 //!
 //! A move is a small `Copy` value: the chess base (`from`, `to`, promotion) plus a
 //! 64-bit `extra` payload whose meaning belongs to the variant (Cowardly Crew's
@@ -146,7 +146,7 @@ impl Move {
 /// no allocation happens after warm-up.
 pub type MoveList = Vec<Move>;
 
-/// Square list helper for extras: `a1=0 .. h8=63` order is the sorting RULES.md uses.
+/// Square list helper for extras: `a1=0 .. h8=63` order is the sorting docs/RULES.md uses.
 pub fn write_square(out: &mut String, sq: Square) {
     let _ = write!(out, "{sq}");
 }

@@ -190,7 +190,7 @@ impl<V: Variant> Position<V> {
     }
 
     /// Pieces of `attacker` attacking `sq` with the given occupancy (plain chess
-    /// attacks: pins and variant restrictions ignored, as RULES.md demands).
+    /// attacks: pins and variant restrictions ignored, as docs/RULES.md demands).
     #[inline]
     pub fn attackers_to(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {
         self.by_color(attacker)
@@ -248,7 +248,7 @@ impl<V: Variant> Position<V> {
     }
 
     /// Removes and returns the piece on `sq`; any castling right tied to the square
-    /// is lost (RULES.md: a right dies when its piece leaves or is removed).
+    /// is lost (docs/RULES.md: a right dies when its piece leaves or is removed).
     #[inline]
     pub fn take(&mut self, sq: Square) -> Option<Piece> {
         let piece = decode(self.mailbox[sq as usize])?;
@@ -365,7 +365,7 @@ impl<V: Variant> Position<V> {
                             Rank::Sixth
                         },
                     );
-                    // RULES.md: the field names the square only when a pawn of
+                    // docs/RULES.md: the field names the square only when a pawn of
                     // the side to move next attacks it (pins ignored).
                     if (attacks::pawn_attacks(us, passed) & self.by_piece((!us).pawn())).any() {
                         self.set_ep(Some(passed));

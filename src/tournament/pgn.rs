@@ -1,5 +1,5 @@
 //! PGN: the writer for finished games (standard chess in SAN through shakmaty,
-//! variant moves as RULES.md tokens) and a small reader that replays games through
+//! variant moves as docs/RULES.md tokens) and a small reader that replays games through
 //! the referee's rules, used by the tests and usable on any PGN.
 
 use std::fmt::Write as _;
@@ -365,7 +365,7 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replayed {
     pub variant: VariantKind,
-    /// Canonical RULES.md tokens (UCI for chess).
+    /// Canonical docs/RULES.md tokens (UCI for chess).
     pub tokens: Vec<String>,
     pub final_fen: String,
     /// The rules' verdict on the final position, if the game is over by rule.

@@ -183,6 +183,10 @@ impl Uci {
                     for sq in pos.checkers() {
                         s.push_str(&format!(" {sq}"));
                     }
+                    // Attending Pawns' links, Cruise Pawns' missile in flight.
+                    if let Some(state) = V::format_state(pos) {
+                        s.push_str(&format!("\n{}: {state}", V::STATE_NAME));
+                    }
                     Ok(s)
                 }
                 Err(e) => Err(e),

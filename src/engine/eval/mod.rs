@@ -1,53 +1,10 @@
 //! Static evaluation: tapered (middlegame/endgame) material and piece-square
 //! tables shared by every variant, plus the variant's own terms
-//! ([`Variant::evaluate`]). Scores are centipawns from the side to move's view.
+//! ([`Policy::evaluate`], one file per variant here). Scores are centipawns from the side to move's view.
 //!
 //! Material, piece-square tables and [`DEFAULT_WEIGHTS`] (all but `king_attack`)
-//! are fitted to self-play games by Texel tuning (`turncoat tune`, `src/tune.rs`):
-//!
-//! ```text
-//! turncoat match --config gen.toml   # 7000 games, an earlier build against
-//!                                    # itself, nodes 4000, random_plies 8,
-//!                                    # seed 20261122
-//! turncoat tune games.pgn --epochs 1500 --reg 5e-9 --lambda 0.5
-//! ```
-//!
-//! 746,871 quiet positions (quiescence leaves, from ply 12, not in check); target =
-//! half the game result, half the logistic of the PGN search score.
-//!
-//! First fit (from the hand-set values, before the pawn-structure, passed-pawn
-//! king-distance and threat terms existed): K = 2.2406, MSE 0.030177 -> 0.028960;
-//! +23.2 +/- 24.2 Elo against the hand-set values (600 games at 20000 nodes).
-//! Tuning on the results alone (`--lambda 1`) fitted them better but played
-//! worse (-52 and -20 Elo): noisier labels, noisier tables.
-//!
-//! Second fit, with those terms added at zero and every parameter free, on the
-//! same games: K = 2.3345, MSE 0.029072 -> 0.028219; +65.0 +/- 43.7 Elo, LOS
-//! 99.8 % against the first fit (200 games at 20000 nodes per move, random_plies
-//! 8, seed 5: 98 - 61 - 41), at about 6 % fewer nodes per second.
-//!
-//! Third fit, with blocked passed pawns, open files at the king and outposts
-//! added at zero, on those games plus 2,005 games of the build after it
-//! against itself (5000 nodes, Hash 16 against Hash 8 so that the two games of
-//! an opening pair differ; seed 777): 968,254 positions, K = 2.4188, MSE
-//! 0.028309 -> 0.028048; 400 games against the second fit at 20000 nodes
-//! (seeds 5 and 6): 163 - 126 - 111, about +32 Elo, LOS ~98 %.
-//!
-//! Fourth fit, with safe checks added at zero, on those games plus 2,954 of the
-//! new ones: K = 2.4731, MSE 0.028070 -> 0.027877; 400 games against the third fit at
-//! 20000 nodes (seeds 5 and 6): 166 - 137 - 97, about +25 Elo, LOS ~95 %.
-//!
-//! Fifth fit (the current values), with the king attack on top of the fixed
-//! quadratic and a pawn storm added at zero, towards Stockfish's judgement: the
-//! move comments of 5,286 of those games (a third of the first 7000, all 2,954
-//! new ones) relabelled with Stockfish 15.1's score at 2000 nodes, scaled by
-//! 0.82 to our centipawn (`scripts/label_with_stockfish.py`), then
-//! `turncoat tune g1s.pgn g2s.pgn --epochs 1500 --reg 5e-9 --lambda 0.2`:
-//! 575,356 positions, K = 2.5619, MSE 0.030737 -> 0.029476. Against the fourth
-//! fit at 20000 nodes, 200 games per seed: +31.4 +/- 40.8 (seed 5), -5.2 +/-
-//! 42.3 (6), and with ProbCut and the faster evaluation on both sides
-//! +41.9 +/- 42.1 (7), +20.9 +/- 43.0 (8): 172 - 136 - 92 on
-//! seeds 7 and 8, about +31 Elo.
+//! are fitted to games by Texel tuning (`turncoat tune`, `src/tools/tune.rs`);
+//! `docs/TRAINING.md` records each fit (data, commands, error, matches).
 
 mod attending_pawns;
 mod chess;

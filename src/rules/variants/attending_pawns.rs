@@ -1,4 +1,4 @@
-//! Attending Pawns (RULES.md `attendingpawns`): every celebrity (N, B, R, Q, K) may
+//! Attending Pawns (docs/RULES.md, "Attending Pawns"): every celebrity (N, B, R, Q, K) may
 //! have one attached pawn, which is relocated into the celebrity's Zone of Personal
 //! Space (the 8 squares around its destination) whenever the celebrity moves.
 //!
@@ -450,6 +450,7 @@ impl Variant for AttendingPawns {
     const NAME: &'static str = "attendingpawns";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 \
         a1a2,b1b2,c1c2,d1d2,e1e2,f1f2,g1g2,h1h2,a8a7,b8b7,c8c7,d8d7,e8e7,f8f7,g8g7,h8h7";
+    const STATE_NAME: &'static str = "Links (celebrity, pawn)";
 
     type State = Links;
     type Cache = ();
@@ -627,7 +628,7 @@ impl Variant for AttendingPawns {
     }
 }
 
-/// RULES.md FEN check: a link joins a celebrity to a pawn of the same colour.
+/// docs/RULES.md FEN check: a link joins a celebrity to a pawn of the same colour.
 fn check_link(
     pos: &Position<AttendingPawns>,
     celebrity: Square,

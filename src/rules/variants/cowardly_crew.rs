@@ -1,4 +1,4 @@
-//! Cowardly Crew (`cowardlycrew`), RULES.md section "cowardlycrew".
+//! Cowardly Crew (`cowardlycrew`), docs/RULES.md, "Cowardly Crew".
 //!
 //! After any capture the opponent's *eligible* pieces around the capturing piece's
 //! destination defect to the capturer (rule 1). A capture with at least one eligible
@@ -90,7 +90,7 @@ pub fn king_guard(pos: &Position<CowardlyCrew>, color: Color) -> Bitboard {
     zone
 }
 
-/// Pieces of `color` that may defect, by RULES.md rank: `up_to[r]` holds those of
+/// Pieces of `color` that may defect, by docs/RULES.md rank: `up_to[r]` holds those of
 /// rank at most `r` (kings and pieces next to their own king excluded).
 struct Waverers {
     up_to: [Bitboard; 6],

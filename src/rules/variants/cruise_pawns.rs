@@ -1,4 +1,4 @@
-//! Cruise Pawns (RULES.md `cruisepawns`): a pawn that has left its starting rank
+//! Cruise Pawns (docs/RULES.md, "Cruise Pawns"): a pawn that has left its starting rank
 //! may fly as a missile along a path of up to 7 squares, turning at most 45 degrees
 //! per step, and blow up an enemy non-king piece; the defender may shoot it down.
 //!
@@ -29,7 +29,7 @@ pub struct CruisePawns;
 /// own square for a self-detonation), `extra` the path.
 pub const LAUNCH: MoveKind = MoveKind::Special;
 
-/// Longest missile path (RULES.md rule 1: 0 <= k <= 7).
+/// Longest missile path (docs/RULES.md rule 1: 0 <= k <= 7).
 pub const MAX_PATH: usize = 7;
 
 /// `Move::extra` flag of a shoot-down (the move is otherwise a plain `Normal` move,
@@ -653,6 +653,7 @@ fn parse_missile(pos: &Position<CruisePawns>, field: &str) -> Result<Missile, St
 impl Variant for CruisePawns {
     const NAME: &'static str = "cruisepawns";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -";
+    const STATE_NAME: &'static str = "Missile in flight (launch*path)";
     type State = Option<Missile>;
     type Cache = ();
 

@@ -33,6 +33,8 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// The start position (what `position startpos` means), with the 7th field
     /// where the variant has one.
     const START_FEN: &'static str;
+    /// What the FEN 7th field holds, as a label for people (`d`).
+    const STATE_NAME: &'static str = "State";
     /// Does a double step leave an en passant square (Pacifist: no)?
     const EN_PASSANT: bool = true;
     /// Does standard insufficient material (K v K, K+minor v K) end the game?
@@ -151,7 +153,7 @@ pub const fn value_of(role: Role) -> i32 {
     }
 }
 
-/// RULES.md's rank comparison: P=1 < N=B=2 < R=3 < Q=4 < K=5.
+/// docs/RULES.md's rank comparison: P=1 < N=B=2 < R=3 < Q=4 < K=5.
 #[inline]
 pub const fn rank_of(role: Role) -> u8 {
     match role {
@@ -212,7 +214,7 @@ pub enum VariantKind {
 }
 
 impl VariantKind {
-    /// In the order of RULES.md's list (the `UCI_Variant` combo order).
+    /// In the order of docs/RULES.md's list (the `UCI_Variant` combo order).
     pub const ALL: &'static [VariantKind] = &[
         VariantKind::Chess,
         VariantKind::CowardlyCrew,

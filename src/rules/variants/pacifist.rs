@@ -1,4 +1,4 @@
-//! Pacifist Chess (RULES.md `pacifist`): nothing is ever captured. A piece whose
+//! Pacifist Chess (docs/RULES.md, "Pacifist"): nothing is ever captured. A piece whose
 //! square is *overly persuaded* (more enemy influence than friendly) changes
 //! colour in a cascade after the opponent's move; a side wins by converting the
 //! enemy kings so that no move wins one back.
@@ -1110,7 +1110,7 @@ impl Variant for Pacifist {
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     /// Rule 1: no en passant, so a double step never leaves a square.
     const EN_PASSANT: bool = false;
-    /// RULES.md: insufficient material is not used in Pacifist.
+    /// docs/RULES.md: insufficient material is not used in Pacifist.
     const INSUFFICIENT_MATERIAL: bool = false;
 
     type State = ();
@@ -1180,7 +1180,7 @@ impl Variant for Pacifist {
         }
     }
 
-    /// RULES.md: exactly two kings in total; the side not to move must have a king
+    /// docs/RULES.md: exactly two kings in total; the side not to move must have a king
     /// that is not overly persuaded; no pawn on rank 1 or 8.
     fn validate(pos: &Position<Self>) -> Result<(), String> {
         let kings = pos.by_role(Role::King).count();

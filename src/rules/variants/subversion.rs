@@ -80,7 +80,7 @@ fn exposed(pos: &Position<Subversion>, by: Color) -> Bitboard {
     pieces
 }
 
-/// RULES.md's target conditions for a subversion by `by`: an enemy non-king piece,
+/// docs/RULES.md's target conditions for a subversion by `by`: an enemy non-king piece,
 /// not adjacent to its own king, with one of `by`'s N, B, R, Q or K next to it.
 #[inline]
 pub fn subvertible(pos: &Position<Subversion>, by: Color) -> Bitboard {
