@@ -9,6 +9,7 @@ use crate::rules::fen;
 use crate::rules::perft;
 use crate::rules::position::Position;
 use crate::rules::variants::{Variant, VariantKind};
+use crate::uci::options::THREADS_MAX;
 use crate::with_variant;
 
 #[derive(Args, Debug)]
@@ -28,7 +29,7 @@ pub struct PerftArgs {
     /// Print the count below each root move.
     #[arg(long)]
     pub divide: bool,
-    /// Worker threads (rayon).
+    /// Worker threads (rayon), 1 to 256.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
 }
@@ -36,6 +37,12 @@ pub struct PerftArgs {
 pub fn perft(args: &PerftArgs) -> Result<(), String> {
     if args.depth == 0 || args.depth > 20 {
         return Err(format!("depth must be 1..20, got {}", args.depth));
+    }
+    if !(1..=THREADS_MAX).contains(&args.threads) {
+        return Err(format!(
+            "--threads must be 1..{THREADS_MAX} (as the UCI option Threads), got {}",
+            args.threads
+        ));
     }
     with_variant!(args.variant, V => perft_for::<V>(args))
 }
@@ -45,7 +52,7 @@ fn perft_for<V: Variant>(args: &PerftArgs) -> Result<(), String> {
         Some(f) => fen::parse(f).map_err(|e| format!("invalid FEN '{f}': {e}"))?,
         None => Position::startpos(),
     };
-    let threads = args.threads.max(1);
+    let threads = args.threads;
     let start = Instant::now();
     let nodes = if args.divide {
         let lines = perft::divide(&pos, args.depth, threads);

@@ -57,6 +57,14 @@ fn bad_input_exits_non_zero_with_a_message() {
         ),
         (vec!["perft", "--depth", "0"], "depth must be"),
         (vec!["perft", "--depth", "x"], "invalid value"),
+        (
+            vec!["perft", "--depth", "2", "--threads", "100000"],
+            "--threads must be 1..256",
+        ),
+        (
+            vec!["perft", "--depth", "2", "--threads", "0"],
+            "--threads must be 1..256",
+        ),
         (vec!["bench", "3", "--variant", "nope"], "unknown variant"),
         (vec!["frobnicate"], "unrecognized subcommand"),
     ] {

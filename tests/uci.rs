@@ -310,13 +310,33 @@ fn mate_and_searchmoves_and_multipv() {
     }
 }
 
+/// No legal move: `info depth 0 score mate 0` (lost) or `score cp 0` (drawn), then
+/// `bestmove (none)`, so that runners that do not know our rules can tell.
 #[test]
-fn no_legal_move_gives_0000() {
+fn no_legal_move_gives_none_with_the_result() {
     let mut e = Uci::start();
+    // Checkmate: Qg7, guarded by the king.
+    e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go depth 3");
+    let (lines, best) = e.bestmove(5 * SEC);
+    assert_eq!(best, "(none)");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 0 ") && l.contains(" score mate 0 ")),
+        "{lines:?}"
+    );
+    // Stalemate (g8, g7 and h7 covered, h8 not attacked): drawn.
     e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     e.send("go depth 3");
-    let (_, best) = e.bestmove(5 * SEC);
-    assert_eq!(best, "0000");
+    let (lines, best) = e.bestmove(5 * SEC);
+    assert_eq!(best, "(none)");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 0 ") && l.contains(" score cp 0 ")),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -420,5 +440,164 @@ fn every_variant_plays_through_uci() {
         assert!(lines
             .last()
             .is_some_and(|l| l.contains("illegal move 'e2e5'")));
+    }
+}
+
+// ----- issue 20: defects found by adversarial input -----
+
+/// `go perft 8` runs off the input thread: `isready` is answered at once, `stop`
+/// ends it, and `quit` is honoured.
+#[test]
+fn go_perft_is_interruptible() {
+    let mut e = Uci::start();
+    e.send("position startpos");
+    e.send("go perft 8");
+    let asked = Instant::now();
+    e.ready();
+    assert!(
+        asked.elapsed() < 3 * SEC,
+        "readyok took {:?}",
+        asked.elapsed()
+    );
+    e.send("stop");
+    let lines = e.until("info string perft stopped", 5 * SEC);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("Nodes searched")),
+        "{lines:?}"
+    );
+    e.send("go perft 8");
+    e.send("quit");
+    let quit = Instant::now();
+    let status = e.child.wait().expect("engine exits");
+    assert!(status.success());
+    assert!(quit.elapsed() < 5 * SEC, "quit took {:?}", quit.elapsed());
+}
+
+/// The rules judge "no legal move" before the 50-move rule: Rh8 mates on the
+/// 100th half-move and wins.
+#[test]
+fn mate_on_the_hundredth_half_move_is_found() {
+    let mut e = Uci::start();
+    e.send("position fen k7/8/1K6/8/8/8/8/7R w - - 99 80");
+    e.send("go depth 8");
+    let (lines, best) = e.bestmove(10 * SEC);
+    assert_eq!(best, "h1h8");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:?}"
+    );
+}
+
+/// Clocks saturate at u32::MAX; they never wrap to 0.
+#[test]
+fn clock_counters_saturate() {
+    let mut e = Uci::start();
+    e.send("position fen 4k3/8/8/8/8/8/8/4K2R b K - 4294967295 4294967295 moves e8e7 h1h2");
+    assert_eq!(e.fen(), "8/4k3/8/8/8/8/7R/4K3 b - - 4294967295 4294967295");
+}
+
+/// A malformed `go` is refused with a reason and still answered, so a GUI never
+/// waits forever; `debug` and `register` are accepted silently.
+#[test]
+fn malformed_go_still_ends_in_bestmove() {
+    let mut e = Uci::start();
+    e.send("position startpos");
+    for cmd in [
+        "go depth abc",
+        "go movetime 99999999999999999999",
+        "go nodes",
+        "go depth 2 wibble",
+    ] {
+        e.send(cmd);
+        let lines = e.bestmove(5 * SEC).0;
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error: go")
+                || l.starts_with("info string error: unknown go")),
+            "{cmd}: {lines:?}"
+        );
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("bestmove (none)"),
+            "{cmd}"
+        );
+    }
+    for cmd in [
+        "debug on",
+        "debug off",
+        "register later",
+        "register name x code y",
+    ] {
+        e.send(cmd);
+    }
+    e.send("isready");
+    let lines = e.until("readyok", 5 * SEC);
+    assert_eq!(
+        lines,
+        vec!["readyok".to_string()],
+        "debug/register answered"
+    );
+}
+
+/// A mate score comes with a line long enough to reach the mate.
+#[test]
+fn mate_lines_reach_the_mate() {
+    let mut e = Uci::start();
+    e.send("position fen r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1");
+    e.send("go depth 12");
+    let (lines, _) = e.bestmove(20 * SEC);
+    for line in lines.iter().filter(|l| l.contains(" score mate ")) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "mate").expect("mate") + 1;
+        let n: i32 = words[at].parse().expect("mate distance");
+        let pv = words
+            .iter()
+            .position(|&w| w == "pv")
+            .map_or(0, |p| words.len() - p - 1);
+        assert!(
+            pv as i32 >= 2 * n.abs() - 1,
+            "incomplete mating line: {line}"
+        );
+    }
+}
+
+/// An illegal move says why: the legal moves that start the same way.
+#[test]
+fn illegal_moves_say_what_was_meant() {
+    let mut e = Uci::start();
+    e.send("setoption name UCI_Variant value attendingpawns");
+    e.send("position startpos moves g1f3");
+    let lines = e.until("info string error", 5 * SEC);
+    let last = lines.last().expect("error line");
+    assert!(last.contains("illegal move 'g1f3'"), "{last}");
+    assert!(last.contains("did you mean g1f3,g2g2,"), "{last}");
+    e.send("setoption name UCI_Variant value subversion");
+    e.send("position startpos moves @d5,a2");
+    let lines = e.until("info string error", 5 * SEC);
+    assert!(
+        lines
+            .last()
+            .expect("error")
+            .ends_with("no legal move starts with '@d5'"),
+        "{lines:?}"
+    );
+}
+
+/// 1,000 `go` / `stop` / `isready` cycles: every `go` gets exactly one `bestmove`
+/// and every `isready` its `readyok`, in order.
+#[test]
+fn a_thousand_go_stop_cycles() {
+    let mut e = Uci::start();
+    e.send("position startpos moves e2e4 e7e5");
+    for i in 0..1000 {
+        e.send(if i % 3 == 0 {
+            "go infinite"
+        } else {
+            "go depth 30"
+        });
+        e.send("stop");
+        e.send("isready");
+        let lines = e.until("readyok", 10 * SEC);
+        let answers = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        assert_eq!(answers, 1, "cycle {i}: {lines:?}");
     }
 }

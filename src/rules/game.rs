@@ -2,6 +2,8 @@
 //! end-of-game rules of docs/RULES.md in their binding order. Shared by the UCI front
 //! end (for `position ... moves`) and the match runner's referee.
 
+use std::fmt::Write as _;
+
 use shakmaty::{Color, Role};
 
 use crate::rules::moves::{Move, MoveList};
@@ -58,6 +60,45 @@ pub fn find_move<V: Variant>(pos: &Position<V>, token: &str) -> Option<Move> {
     })
 }
 
+/// Why `token` is not a legal move of `pos`, with the legal tokens that start the
+/// same way (the same piece, target or launch square), so that a user who typed
+/// `g1f3` in Attending Pawns reads "did you mean g1f3,g2g2?".
+pub fn illegal_move<V: Variant>(pos: &Position<V>, token: &str) -> String {
+    const SHOWN: usize = 6;
+    let mut moves = MoveList::new();
+    V::legal_moves(pos, &mut moves);
+    let legal: Vec<String> = moves.iter().map(|&m| self::token(pos, m)).collect();
+    // The part before the variant's extras: `g1f3`, `@d5`, `e4`.
+    let stem = token.split([',', '*']).next().unwrap_or(token);
+    let from = token.get(..2).unwrap_or(token);
+    let mut similar: Vec<&String> = legal.iter().filter(|t| t.starts_with(stem)).collect();
+    let mut hint = "did you mean";
+    if similar.is_empty() && !token.starts_with('@') {
+        similar = legal.iter().filter(|t| t.starts_with(from)).collect();
+        hint = "the legal moves from that square are";
+    }
+    let fen = crate::rules::fen::format(pos);
+    let mut msg = format!("illegal move '{token}' in {fen}");
+    if legal.is_empty() {
+        msg.push_str(": the side to move has no legal move");
+    } else if similar.is_empty() {
+        let _ = write!(msg, ": no legal move starts with '{stem}'");
+        if V::in_check(pos) {
+            msg.push_str(" (the side to move is in check)");
+        }
+    } else {
+        let shown: Vec<&str> = similar.iter().take(SHOWN).map(|t| t.as_str()).collect();
+        let _ = write!(msg, ": {hint} {}", shown.join(", "));
+        if similar.len() > SHOWN {
+            let _ = write!(msg, " (and {} more)", similar.len() - SHOWN);
+        }
+        if hint == "did you mean" {
+            msg.push('?');
+        }
+    }
+    msg
+}
+
 /// The canonical token of a move in `pos`.
 pub fn token<V: Variant>(pos: &Position<V>, mv: Move) -> String {
     let mut s = String::new();
@@ -93,12 +134,7 @@ impl<V: Variant> Game<V> {
 
     /// Plays a move given as a token; an illegal or malformed token changes nothing.
     pub fn play_token(&mut self, token: &str) -> Result<Move, String> {
-        let mv = find_move(&self.pos, token).ok_or_else(|| {
-            format!(
-                "illegal move '{token}' in {}",
-                crate::rules::fen::format(&self.pos)
-            )
-        })?;
+        let mv = find_move(&self.pos, token).ok_or_else(|| illegal_move(&self.pos, token))?;
         self.play(mv);
         Ok(mv)
     }

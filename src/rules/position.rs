@@ -330,7 +330,7 @@ impl<V: Variant> Position<V> {
     #[inline]
     pub fn pass_turn(&mut self) {
         if self.turn == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.set_turn(!self.turn);
     }
@@ -343,7 +343,7 @@ impl<V: Variant> Position<V> {
     pub fn play_base(&mut self, mv: Move) -> Option<(Square, Piece)> {
         let us = self.turn;
         self.set_ep(None);
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         let mut captured = None;
         match mv.kind {
             MoveKind::Normal | MoveKind::DoublePush => {
@@ -401,7 +401,7 @@ impl<V: Variant> Position<V> {
     /// Null move for the search: pass the turn, clear en passant.
     pub fn play_null(&mut self) {
         self.set_ep(None);
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         self.pass_turn();
     }
 

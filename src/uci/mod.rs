@@ -99,6 +99,13 @@ impl Uci {
                 send("uciok");
             }
             "isready" => send("readyok"),
+            // Standard UCI with nothing to do here: diagnostics go to stderr
+            // through `log` (RUST_LOG), and no registration is needed.
+            "debug" => match args {
+                ["on"] | ["off"] => {}
+                _ => error("debug expects 'on' or 'off'"),
+            },
+            "register" => {}
             "ucinewgame" => {
                 self.engine.clear();
                 self.position = Setup::startpos(self.options.variant);
@@ -178,14 +185,15 @@ impl Uci {
                 Ok(game) => {
                     let pos = &game.pos;
                     let mut s = fen::diagram(pos);
-                    s.push_str(&format!("\nVariant: {}\nFen: {}\nKey: {:016X}\nCheckers:",
+                    s.push_str(&format!("\nVariant: {}\nFen: {}\nKey: {:016X}",
                         V::NAME, fen::format(pos), pos.key()));
-                    for sq in pos.checkers() {
-                        s.push_str(&format!(" {sq}"));
-                    }
                     // Attending Pawns' links, Cruise Pawns' missile in flight.
                     if let Some(state) = V::format_state(pos) {
                         s.push_str(&format!("\n{}: {state}", V::STATE_NAME));
+                    }
+                    s.push_str("\nCheckers:");
+                    for sq in pos.checkers() {
+                        s.push_str(&format!(" {sq}"));
                     }
                     Ok(s)
                 }
@@ -255,7 +263,17 @@ impl Uci {
         if let Some(&"perft") = args.first() {
             return self.perft(&args[1..]);
         }
-        let limits = parse_go(args);
+        if self.engine.is_busy() {
+            return error("a search is already running (send 'stop' first)");
+        }
+        let limits = match parse_go(args) {
+            Ok(limits) => limits,
+            Err(e) => {
+                // The GUI waits for an answer to every `go`: refuse, but answer.
+                error(&format!("{e}; not searching"));
+                return send(&bestmove_line(None, None));
+            }
+        };
         if !self.position_given {
             error("go before any position command: searching the start position");
         }
@@ -280,12 +298,13 @@ impl Uci {
     }
 }
 
-/// Formats the `bestmove` line (`0000` when there is no move to play).
+/// Formats the `bestmove` line; `(none)` when there is no move to play (no legal
+/// move, or a refused `go`), as Stockfish answers.
 pub fn bestmove_line(best: Option<String>, ponder: Option<String>) -> String {
     match (best, ponder) {
         (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
         (Some(best), None) => format!("bestmove {best}"),
-        (None, _) => "bestmove 0000".to_string(),
+        (None, _) => "bestmove (none)".to_string(),
     }
 }
 
@@ -311,39 +330,32 @@ pub fn info_line(info: &Info) -> String {
     s
 }
 
-/// Parses `go` arguments; unparsable values are reported and ignored.
-pub fn parse_go(args: &[&str]) -> Limits {
+/// Parses `go` arguments. A malformed or unknown parameter rejects the whole
+/// command (a search with the rest could run forever where the GUI expects an
+/// answer); negative clock times, which some GUIs send when flagging, count as 0.
+pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
+    const KEYWORDS: &[&str] = &[
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "mate",
+        "infinite",
+        "ponder",
+        "searchmoves",
+    ];
     let mut limits = Limits::default();
     let mut i = 0;
-    let number = |i: usize, name: &str| -> Option<u64> {
-        match args.get(i + 1).map(|v| v.parse::<i64>()) {
-            // Some GUIs send negative clock times when flagging; treat as 0.
-            Some(Ok(n)) => Some(n.max(0) as u64),
-            _ => {
-                error(&format!("go {name} needs a number"));
-                None
-            }
-        }
-    };
     while i < args.len() {
         let name = args[i];
         match name {
             "infinite" => limits.infinite = true,
             "ponder" => limits.ponder = true,
             "searchmoves" => {
-                const KEYWORDS: &[&str] = &[
-                    "depth",
-                    "nodes",
-                    "movetime",
-                    "wtime",
-                    "btime",
-                    "winc",
-                    "binc",
-                    "movestogo",
-                    "mate",
-                    "infinite",
-                    "ponder",
-                ];
                 while i + 1 < args.len() && !KEYWORDS.contains(&args[i + 1]) {
                     limits.searchmoves.push(args[i + 1].to_string());
                     i += 1;
@@ -351,26 +363,35 @@ pub fn parse_go(args: &[&str]) -> Limits {
             }
             "depth" | "nodes" | "movetime" | "wtime" | "btime" | "winc" | "binc" | "movestogo"
             | "mate" => {
-                let v = number(i, name);
                 i += 1;
-                match (name, v) {
-                    (_, None) => {}
-                    ("depth", Some(v)) => limits.depth = Some(v.min(1000) as u32),
-                    ("nodes", Some(v)) => limits.nodes = Some(v),
-                    ("movetime", Some(v)) => limits.movetime = Some(v),
-                    ("wtime", Some(v)) => limits.wtime = Some(v),
-                    ("btime", Some(v)) => limits.btime = Some(v),
-                    ("winc", Some(v)) => limits.winc = Some(v),
-                    ("binc", Some(v)) => limits.binc = Some(v),
-                    ("movestogo", Some(v)) => limits.movestogo = Some(v.min(1000) as u32),
-                    (_, Some(v)) => limits.mate = Some(v.min(500) as u32),
+                let v = match args.get(i).map(|v| v.parse::<i64>()) {
+                    Some(Ok(n)) => n.max(0) as u64,
+                    Some(Err(_)) => {
+                        return Err(format!(
+                            "go {name}: '{}' is not a number from 0 to {}",
+                            args[i],
+                            i64::MAX
+                        ))
+                    }
+                    None => return Err(format!("go {name} needs a number")),
+                };
+                match name {
+                    "depth" => limits.depth = Some(v.min(1000) as u32),
+                    "nodes" => limits.nodes = Some(v),
+                    "movetime" => limits.movetime = Some(v),
+                    "wtime" => limits.wtime = Some(v),
+                    "btime" => limits.btime = Some(v),
+                    "winc" => limits.winc = Some(v),
+                    "binc" => limits.binc = Some(v),
+                    "movestogo" => limits.movestogo = Some(v.min(1000) as u32),
+                    _ => limits.mate = Some(v.min(500) as u32),
                 }
             }
-            other => error(&format!("unknown go parameter '{other}'")),
+            other => return Err(format!("unknown go parameter '{other}'")),
         }
         i += 1;
     }
-    limits
+    Ok(limits)
 }
 
 #[cfg(test)]
@@ -391,11 +412,30 @@ mod tests {
             "d2d4",
             "depth",
             "3",
-        ]);
+        ])
+        .expect("a valid go");
         assert_eq!(l.wtime, Some(1000));
         assert_eq!(l.btime, Some(0));
         assert_eq!(l.winc, Some(10));
         assert_eq!(l.depth, Some(3));
         assert_eq!(l.searchmoves, vec!["e2e4", "d2d4"]);
+    }
+
+    #[test]
+    fn malformed_go_is_refused_whole() {
+        for (args, message) in [
+            (&["depth", "abc"][..], "go depth: 'abc' is not a number"),
+            (
+                &["movetime", "99999999999999999999"][..],
+                "go movetime: '99999999999999999999'",
+            ),
+            (&["wtime"][..], "go wtime needs a number"),
+            (&["depth", "3", "foo"][..], "unknown go parameter 'foo'"),
+        ] {
+            let e = parse_go(args).expect_err("refused");
+            assert!(e.starts_with(message), "{args:?}: {e}");
+        }
+        let l = parse_go(&["infinite"]).expect("valid");
+        assert!(l.infinite && l.depth.is_none());
     }
 }

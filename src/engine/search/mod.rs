@@ -293,6 +293,19 @@ fn terminal_score<V: Policy>(pos: &Position<V>, ply: usize) -> i32 {
     }
 }
 
+/// The score of a position whose half-move clock has reached 100: a draw, unless
+/// the side to move has no legal move, which the rules judge first
+/// (`docs/RULES.md`, "Common: game end"): a mate on the 100th half-move wins.
+fn fifty_move_score<V: Policy>(pos: &Position<V>, ply: usize) -> i32 {
+    let mut moves = MoveList::new();
+    V::legal_moves(pos, &mut moves);
+    if moves.is_empty() {
+        terminal_score(pos, ply)
+    } else {
+        0
+    }
+}
+
 /// Late move reduction in plies: grows with depth and move number (a table of
 /// `0.75 + ln(depth) ln(index) / 2.25`, computed once).
 fn lmr_reduction(depth: i32, move_index: usize) -> i32 {
@@ -612,6 +625,28 @@ impl<'a, V: Policy> Worker<'a, V> {
             pv.push(game::token(&pos, mv));
             game::play(&mut pos, mv);
         }
+        // A mate's line can be cut short by a table cutoff; the table usually
+        // still holds the rest, so follow it up to the mate (as Stockfish does),
+        // so that GUIs and referees checking the line see the mate.
+        if rm.score.abs() >= MATE_BOUND {
+            let plies = (MATE - rm.score.abs()) as usize;
+            let mut moves = MoveList::new();
+            while pv.len() < plies {
+                let Some(entry) = self.shared.tt.probe(pos.key()) else {
+                    break;
+                };
+                moves.clear();
+                V::legal_moves(&pos, &mut moves);
+                let Some(&mv) = moves
+                    .iter()
+                    .find(|&&m| move_fingerprint(m) == entry.move_fp)
+                else {
+                    break;
+                };
+                pv.push(game::token(&pos, mv));
+                game::play(&mut pos, mv);
+            }
+        }
         let nodes = self.total_nodes();
         let ms = self.tm.elapsed().as_millis() as u64;
         Info {
@@ -726,7 +761,10 @@ impl<'a, V: Policy> Worker<'a, V> {
         self.seldepth = self.seldepth.max(ply as u32);
 
         // Draws by rule, and mate-distance pruning.
-        if pos.halfmoves() >= 100 || self.is_repetition(pos) {
+        if pos.halfmoves() >= 100 {
+            return fifty_move_score(pos, ply);
+        }
+        if self.is_repetition(pos) {
             return 0;
         }
         if V::INSUFFICIENT_MATERIAL && game::insufficient_material(pos) {
@@ -1055,7 +1093,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             return self.evaluate(pos, ply);
         }
         if pos.halfmoves() >= 100 {
-            return 0;
+            return fifty_move_score(pos, ply);
         }
         // The table answers here too: any stored bound at depth >= 0 is at least
         // a quiescence result, and its move is the best first try.
