@@ -23,8 +23,7 @@ use std::sync::OnceLock;
 
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
-use crate::rules::position::Position;
-use crate::rules::variants::Variant;
+use crate::rules::position::Board;
 
 pub const INPUTS: usize = 768;
 pub const HIDDEN: usize = 256;
@@ -201,7 +200,7 @@ pub fn piece_count(boards: &PieceBoards) -> u32 {
 
 /// The network's view of a position.
 #[inline]
-pub fn piece_boards<V: Variant>(pos: &Position<V>) -> PieceBoards {
+pub fn piece_boards(pos: &Board) -> PieceBoards {
     std::array::from_fn(|i| pos.by_piece(piece_of(i)))
 }
 

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use shakmaty::{Color, Role};
 
 use crate::rules::moves::{Move, MoveList};
-use crate::rules::position::Position;
+use crate::rules::position::{Board, Position};
 use crate::rules::variants::{Variant, VariantKind};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -40,7 +40,7 @@ impl Outcome {
 }
 
 /// Standard insufficient material: K v K, or K + one minor v K.
-pub fn insufficient_material<V: Variant>(pos: &Position<V>) -> bool {
+pub fn insufficient_material(pos: &Board) -> bool {
     let occ = pos.occupied();
     let kings = pos.by_role(Role::King);
     let minors = pos.by_role(Role::Knight) | pos.by_role(Role::Bishop);

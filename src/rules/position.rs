@@ -44,73 +44,26 @@ fn decode(code: u8) -> Option<Piece> {
     })
 }
 
-#[derive(Clone, Copy, Debug)]
-pub struct Position<V: Variant> {
+/// What stands where: the pieces as bitboards and as a mailbox, and nothing of
+/// the game (whose turn, rights, clocks, variant state). Code that reads only
+/// the pieces takes a `Board` and is compiled once rather than per variant; a
+/// `Position` dereferences to its board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board {
     by_role: [Bitboard; 6],
     by_color: [Bitboard; 2],
     occupied: Bitboard,
     mailbox: [u8; 64],
-    turn: Color,
-    /// Rook squares (a subset of the corners) whose castling right is intact.
-    castling: Bitboard,
-    ep: Option<Square>,
-    halfmoves: u32,
-    fullmoves: u32,
-    key: u64,
-    /// The variant's extra state (FEN 7th field). Change it through `set_state`.
-    state: V::State,
-    /// What the variant carries from move to move to save work; derived from the
-    /// board, so it takes no part in equality or the key.
-    cache: V::Cache,
 }
 
-impl<V: Variant> PartialEq for Position<V> {
-    fn eq(&self, other: &Self) -> bool {
-        self.by_role == other.by_role
-            && self.by_color == other.by_color
-            && self.turn == other.turn
-            && self.castling == other.castling
-            && self.ep == other.ep
-            && self.halfmoves == other.halfmoves
-            && self.fullmoves == other.fullmoves
-            && self.state == other.state
-    }
-}
+impl Board {
+    pub const EMPTY: Board = Board {
+        by_role: [Bitboard::EMPTY; 6],
+        by_color: [Bitboard::EMPTY; 2],
+        occupied: Bitboard::EMPTY,
+        mailbox: [0; 64],
+    };
 
-impl<V: Variant> Eq for Position<V> {}
-
-impl<V: Variant> Position<V> {
-    /// An empty board, white to move. FEN parsing fills it through `put`.
-    pub fn empty() -> Self {
-        let mut pos = Position {
-            by_role: [Bitboard::EMPTY; 6],
-            by_color: [Bitboard::EMPTY; 2],
-            occupied: Bitboard::EMPTY,
-            mailbox: [0; 64],
-            turn: Color::White,
-            castling: Bitboard::EMPTY,
-            ep: None,
-            halfmoves: 0,
-            fullmoves: 1,
-            key: 0,
-            state: V::State::default(),
-            cache: V::Cache::default(),
-        };
-        pos.key = pos.compute_key();
-        pos
-    }
-
-    /// The variant's start position.
-    pub fn startpos() -> Self {
-        crate::rules::fen::parse::<V>(V::START_FEN).expect("built-in start FEN is valid")
-    }
-
-    // ----- reading -----
-
-    #[inline]
-    pub fn turn(&self) -> Color {
-        self.turn
-    }
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.occupied
@@ -128,14 +81,6 @@ impl<V: Variant> Position<V> {
         self.by_role(piece.role) & self.by_color(piece.color)
     }
     #[inline]
-    pub fn us(&self) -> Bitboard {
-        self.by_color(self.turn)
-    }
-    #[inline]
-    pub fn them(&self) -> Bitboard {
-        self.by_color(!self.turn)
-    }
-    #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         decode(self.mailbox[sq as usize])
     }
@@ -151,34 +96,6 @@ impl<V: Variant> Position<V> {
     #[inline]
     pub fn king_of(&self, color: Color) -> Option<Square> {
         (self.by_role(Role::King) & self.by_color(color)).single_square()
-    }
-    #[inline]
-    pub fn castling(&self) -> Bitboard {
-        self.castling
-    }
-    #[inline]
-    pub fn ep_square(&self) -> Option<Square> {
-        self.ep
-    }
-    #[inline]
-    pub fn halfmoves(&self) -> u32 {
-        self.halfmoves
-    }
-    #[inline]
-    pub fn fullmoves(&self) -> u32 {
-        self.fullmoves
-    }
-    #[inline]
-    pub fn key(&self) -> u64 {
-        self.key
-    }
-    #[inline]
-    pub fn cache(&self) -> &V::Cache {
-        &self.cache
-    }
-    #[inline]
-    pub fn state(&self) -> &V::State {
-        &self.state
     }
     #[inline]
     pub fn rooks_and_queens(&self) -> Bitboard {
@@ -218,13 +135,148 @@ impl<V: Variant> Position<V> {
         false
     }
 
+    /// Places `piece` on an empty square (the key is `Position::put`'s job).
+    #[inline]
+    fn put(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(!self.occupied.contains(sq), "put on occupied {sq}");
+        self.by_role[piece.role as usize - 1].toggle(sq);
+        self.by_color[piece.color as usize].toggle(sq);
+        self.occupied.toggle(sq);
+        self.mailbox[sq as usize] = encode(piece);
+    }
+
+    /// Removes and returns the piece on `sq` (the key is `Position::take`'s job).
+    #[inline]
+    fn take(&mut self, sq: Square) -> Option<Piece> {
+        let piece = decode(self.mailbox[sq as usize])?;
+        self.by_role[piece.role as usize - 1].toggle(sq);
+        self.by_color[piece.color as usize].toggle(sq);
+        self.occupied.toggle(sq);
+        self.mailbox[sq as usize] = 0;
+        Some(piece)
+    }
+}
+
+/// A position of variant `V`: the board plus whose turn it is, castling rights,
+/// en passant, clocks, the variant's state and the Zobrist key.
+#[derive(Clone, Copy, Debug)]
+pub struct Position<V: Variant> {
+    board: Board,
+    turn: Color,
+    /// Rook squares (a subset of the corners) whose castling right is intact.
+    castling: Bitboard,
+    ep: Option<Square>,
+    halfmoves: u32,
+    fullmoves: u32,
+    key: u64,
+    /// The variant's extra state (FEN 7th field). Change it through `set_state`.
+    state: V::State,
+    /// What the variant carries from move to move to save work; derived from the
+    /// board, so it takes no part in equality or the key.
+    cache: V::Cache,
+}
+
+impl<V: Variant> std::ops::Deref for Position<V> {
+    type Target = Board;
+    #[inline]
+    fn deref(&self) -> &Board {
+        &self.board
+    }
+}
+
+impl<V: Variant> PartialEq for Position<V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.board.by_role == other.board.by_role
+            && self.board.by_color == other.board.by_color
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep == other.ep
+            && self.halfmoves == other.halfmoves
+            && self.fullmoves == other.fullmoves
+            && self.state == other.state
+    }
+}
+
+impl<V: Variant> Eq for Position<V> {}
+
+impl<V: Variant> Position<V> {
+    /// An empty board, white to move. FEN parsing fills it through `put`.
+    pub fn empty() -> Self {
+        let mut pos = Position {
+            board: Board::EMPTY,
+            turn: Color::White,
+            castling: Bitboard::EMPTY,
+            ep: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            key: 0,
+            state: V::State::default(),
+            cache: V::Cache::default(),
+        };
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    /// The variant's start position.
+    pub fn startpos() -> Self {
+        crate::rules::fen::parse::<V>(V::START_FEN).expect("built-in start FEN is valid")
+    }
+
+    // ----- reading -----
+
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+    #[inline]
+    pub fn us(&self) -> Bitboard {
+        self.by_color(self.turn)
+    }
+    #[inline]
+    pub fn them(&self) -> Bitboard {
+        self.by_color(!self.turn)
+    }
+    #[inline]
+    pub fn castling(&self) -> Bitboard {
+        self.castling
+    }
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+    #[inline]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    #[inline]
+    pub fn cache(&self) -> &V::Cache {
+        &self.cache
+    }
+    #[inline]
+    pub fn state(&self) -> &V::State {
+        &self.state
+    }
     /// Pieces giving check to the side to move (chess sense).
     #[inline]
     pub fn checkers(&self) -> Bitboard {
         match self.king_of(self.turn) {
-            Some(k) => self.attackers_to(k, !self.turn, self.occupied),
+            Some(k) => self.attackers_to(k, !self.turn, self.occupied()),
             None => Bitboard::EMPTY,
         }
+    }
+
+    /// The board alone, for code that reads only the pieces.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
     }
 
     /// The castling rook square of `color` on `side`, if the right is intact.
@@ -239,11 +291,7 @@ impl<V: Variant> Position<V> {
     /// Places `piece` on an empty square.
     #[inline]
     pub fn put(&mut self, sq: Square, piece: Piece) {
-        debug_assert!(!self.occupied.contains(sq), "put on occupied {sq}");
-        self.by_role[piece.role as usize - 1].toggle(sq);
-        self.by_color[piece.color as usize].toggle(sq);
-        self.occupied.toggle(sq);
-        self.mailbox[sq as usize] = encode(piece);
+        self.board.put(sq, piece);
         self.key ^= zobrist::piece(sq, piece);
     }
 
@@ -251,11 +299,7 @@ impl<V: Variant> Position<V> {
     /// is lost (docs/RULES.md: a right dies when its piece leaves or is removed).
     #[inline]
     pub fn take(&mut self, sq: Square) -> Option<Piece> {
-        let piece = decode(self.mailbox[sq as usize])?;
-        self.by_role[piece.role as usize - 1].toggle(sq);
-        self.by_color[piece.color as usize].toggle(sq);
-        self.occupied.toggle(sq);
-        self.mailbox[sq as usize] = 0;
+        let piece = self.board.take(sq)?;
         self.key ^= zobrist::piece(sq, piece);
         self.touch_castling(sq);
         Some(piece)
@@ -408,7 +452,7 @@ impl<V: Variant> Position<V> {
     /// The key from scratch: board, side, castling, en passant and variant state.
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
-        for sq in self.occupied {
+        for sq in self.occupied() {
             if let Some(p) = self.piece_at(sq) {
                 key ^= zobrist::piece(sq, p);
             }

@@ -19,7 +19,7 @@ use super::{validate_pawn_ranks, Variant};
 use crate::rules::bitboards::{FILE_A, FILE_H};
 use crate::rules::movegen::{self, Legality, Stage};
 use crate::rules::moves::{Move, MoveKind, MoveList};
-use crate::rules::position::Position;
+use crate::rules::position::{Board, Position};
 use crate::rules::zobrist;
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -188,12 +188,12 @@ fn starting_rank(color: Color) -> Rank {
 
 /// Pawns of `color` that may launch or self-detonate.
 #[inline]
-pub fn loaded_pawns<V: Variant>(pos: &Position<V>, color: Color) -> Bitboard {
+pub fn loaded_pawns(pos: &Board, color: Color) -> Bitboard {
     pos.by_piece(color.pawn()) & !Bitboard::from_rank(starting_rank(color))
 }
 
 /// Squares `color` attacks with occupancy `occ` (plain chess attacks).
-pub fn attack_map<V: Variant>(pos: &Position<V>, color: Color, occ: Bitboard) -> Bitboard {
+pub fn attack_map(pos: &Board, color: Color, occ: Bitboard) -> Bitboard {
     let ours = pos.by_color(color);
     let mut out = Bitboard::EMPTY;
     for sq in pos.by_role(Role::Knight) & ours {
