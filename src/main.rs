@@ -41,7 +41,7 @@ enum Command {
     /// (`FEN;score;result`) as training data for `train`.
     Datagen(datagen::DatagenArgs),
     /// Train the standard-chess network on labelled positions
-    /// (scripts/label_positions.py); writes src/nnue/chess.net by default.
+    /// (scripts/label_positions.py); writes the network file given by --out.
     Train(train::TrainArgs),
     /// Combine the PGN files of match shards into one Elo / pentanomial report.
     MatchMerge(tournament::merge::MergeArgs),
