@@ -608,6 +608,82 @@ mod tests {
     }
 
     #[test]
+    fn labels_must_be_finite_and_results_in_0_to_1() {
+        let fen = "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1";
+        for (labels, why) in [
+            ("NaN;0.5", "score NaN is not finite"),
+            ("inf;0.5", "score inf is not finite"),
+            ("-inf;1", "score -inf is not finite"),
+            ("12;NaN", "result NaN is outside 0..1"),
+            ("12;1.5", "result 1.5 is outside 0..1"),
+            ("12;-0.5", "result -0.5 is outside 0..1"),
+            ("x;0.5", "score 'x' is not a number"),
+            ("12", "expected FEN;score;result"),
+        ] {
+            match parse_line(&format!("{fen};{labels}"), &args()) {
+                Err(LineError::Label(e)) => assert!(e.starts_with(why), "{labels}: {e}"),
+                Err(LineError::Position(e)) => panic!("{labels}: position error {e}"),
+                Ok(_) => panic!("{labels}: accepted"),
+            }
+        }
+        assert!(parse_line(&format!("{fen};-35;0"), &args()).is_ok());
+        assert!(matches!(
+            parse_line("not a fen;10;0.5", &args()),
+            Err(LineError::Position(_))
+        ));
+    }
+
+    /// A run whose loss becomes non-finite stops with an error at that epoch and
+    /// hands back no network (so `run` writes nothing).
+    #[test]
+    fn a_non_finite_loss_is_an_error() {
+        let fen = "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1";
+        let s = parse_line(&format!("{fen};20;0.5"), &args()).unwrap();
+        let mut training = vec![s; 8];
+        let validation = vec![s; 2];
+        let mut a = args();
+        a.lr = 0.001;
+        a.epochs = 3;
+        a.batch = 4;
+        a.out = PathBuf::from("never-written.net");
+        let mut state = 1u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+            state
+        };
+        // Finite weights train fine.
+        let ok = train_from(
+            &a,
+            &mut training,
+            &validation,
+            Params::random(1),
+            &mut next,
+            Instant::now(),
+        );
+        assert!(ok.is_ok());
+        let mut bad = Params::random(1);
+        bad.b2.iter_mut().for_each(|b| *b = f32::NAN);
+        let err = train_from(
+            &a,
+            &mut training,
+            &validation,
+            bad,
+            &mut next,
+            Instant::now(),
+        )
+        .err()
+        .expect("a NaN loss must fail");
+        assert!(
+            err.starts_with("epoch 1: the loss is not finite (train NaN, validation NaN)"),
+            "{err}"
+        );
+        assert!(
+            err.ends_with("no network written to 'never-written.net'"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn black_view_mirrors_white_view() {
         let s = parse_line("4k3/8/8/8/8/8/8/4K1N1 b - - 0 1;0;0.5", &args()).unwrap();
         let (us, them) = s.views();
