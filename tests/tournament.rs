@@ -1001,6 +1001,48 @@ fn results_do_not_depend_on_concurrency() {
     assert_eq!(numbers, (1..=12).collect::<Vec<_>>());
 }
 
+/// Three engines: the ranking table and the crosstable print points with a
+/// decimal point (never "1/2" for one point of two) and no nan / inf.
+#[test]
+fn round_robin_tables_use_decimal_points() {
+    let engines = vec![
+        fake("a", &[]),
+        fake("b", &["--mode", "illegal", "--at", "1"]),
+        fake("c", &[]),
+    ];
+    let mut s = spec(engines, 2);
+    s.adjudication.max_moves = Some(3);
+    let r = play(&s).unwrap();
+    assert_eq!(r.games.len(), 6);
+    let lines = tournament::cli::result_lines(&r);
+    let cross = lines
+        .iter()
+        .position(|l| l.starts_with("Crosstable"))
+        .expect("a crosstable");
+    // b forfeits every game at its first move; a and c draw by the length limit.
+    let rows: Vec<Vec<&str>> = lines[cross + 1..cross + 4]
+        .iter()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[0], ["a", "x", "2.0/2", "1.0/2", "3.0/4"]);
+    assert_eq!(rows[1], ["b", "0.0/2", "x", "0.0/2", "0.0/4"]);
+    assert_eq!(rows[2], ["c", "1.0/2", "2.0/2", "x", "3.0/4"]);
+    let all = lines.join("\n");
+    assert!(
+        !all.contains(" 1/2") && !all.to_lowercase().contains("nan"),
+        "{all}"
+    );
+    assert!(!all.contains("inf"), "{all}");
+    let b_row = lines
+        .iter()
+        .find(|l| l.split_whitespace().nth(1) == Some("b"))
+        .expect("b in the ranking");
+    assert_eq!(
+        b_row.split_whitespace().collect::<Vec<_>>(),
+        ["3", "b", "n/a", "n/a", "4", "0.0%", "0.0%"]
+    );
+}
+
 #[test]
 fn sprt_stops_the_match_when_decided() {
     let mut s = spec(

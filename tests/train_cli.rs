@@ -2,7 +2,7 @@
 //! naming the file and line, no network is written then, and `--out` is required
 //! (it once defaulted to the shipped network).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const EXE: &str = env!("CARGO_BIN_EXE_turncoat");
@@ -54,7 +54,7 @@ fn data(bad: &str) -> String {
     lines.join("\n") + "\n"
 }
 
-fn train(dir: &PathBuf, body: &str, out: Option<&str>) -> Output {
+fn train(dir: &Path, body: &str, out: Option<&str>) -> Output {
     let file = dir.join("data.txt");
     std::fs::write(&file, body).unwrap();
     let mut cmd = Command::new(EXE);
