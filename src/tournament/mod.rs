@@ -391,6 +391,11 @@ pub fn run_match_from(
         sched[resumed..].to_vec()
     };
 
+    // The engines first (a quick check), then the openings (which may take
+    // minutes): a bad engine or option is reported at once.
+    if !todo.is_empty() {
+        preflight(spec)?;
+    }
     let mut wanted: Vec<usize> = todo.iter().map(|g| g.opening).collect();
     wanted.dedup();
     let openings = openings::openings_at(
@@ -400,9 +405,6 @@ pub fn run_match_from(
         spec.concurrency,
         &mut |k, n| progress.openings_progress(k, n),
     )?;
-    if !todo.is_empty() {
-        preflight(spec)?;
-    }
 
     let settings = GameSettings {
         variant: spec.variant,

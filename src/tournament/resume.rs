@@ -140,11 +140,12 @@ impl PgnFile {
         Ok(())
     }
 
-    /// Removes the file if this run created it and wrote no game (a match that
-    /// failed to start leaves no empty PGN behind).
+    /// Removes the file (and its state file) if this run created it and wrote no
+    /// game: a match that failed to start leaves no empty PGN behind.
     pub fn discard_if_unused(self) {
         if self.created && self.written == 0 {
             let _ = std::fs::remove_file(&self.path);
+            let _ = std::fs::remove_file(state_path(&self.path));
         }
     }
 }
