@@ -63,7 +63,8 @@ pub struct MatchArgs {
     /// Write no PGN.
     #[arg(long, conflicts_with = "pgn")]
     pub no_pgn: bool,
-    /// SPRT: elo0,elo1[,alpha,beta] (logistic Elo; alpha = beta = 0.05 by default).
+    /// SPRT: elo0,elo1[,alpha,beta][,normalized] (logistic Elo unless normalized;
+    /// alpha = beta = 0.05 by default).
     #[arg(long)]
     pub sprt: Option<String>,
     /// With more than two engines: the first plays every other (else round robin).
