@@ -20,7 +20,7 @@ use turncoat::tournament::pgn::{self, PgnContext};
 use turncoat::tournament::referee::{
     Adjudication, DrawRule, GameRecord, GameResult, Limit, PlayedMove, ResignRule, Termination,
 };
-use turncoat::tournament::stats::{Pentanomial, Sprt, Verdict, Wdl};
+use turncoat::tournament::stats::{Pentanomial, Sprt, SprtModel, Verdict, Wdl};
 use turncoat::tournament::{self, MatchReport, MatchSpec};
 
 const EXE: &str = env!("CARGO_BIN_EXE_turncoat");
@@ -67,6 +67,7 @@ fn spec(engines: Vec<EngineConfig>, games: u32) -> MatchSpec {
             ..Adjudication::default()
         },
         event: "test".to_string(),
+        shard: None,
     }
 }
 
@@ -130,10 +131,62 @@ fn elo_los_error_bar_match_hand_computed_values() {
         w.elo_line(),
         "Elo difference: 0.0 +/- 30.5, LOS: 50.0 %, DrawRatio: 80.0 %"
     );
-    // A perfect score prints like cutechess (C's printf).
-    assert!(Wdl::new(4, 0, 0)
-        .elo_line()
-        .starts_with("Elo difference: inf +/- nan"));
+    // Degenerate cases, where cutechess and fastchess print inf / -inf / nan:
+    // figures that do not exist read n/a; LOS without a decisive game is 50 %.
+    assert_eq!(
+        Wdl::new(4, 0, 0).elo_line(),
+        "Elo difference: n/a +/- n/a, LOS: 97.7 %, DrawRatio: 0.0 %"
+    );
+    assert_eq!(
+        Wdl::new(0, 3, 0).elo_line(),
+        "Elo difference: n/a +/- n/a, LOS: 4.2 %, DrawRatio: 0.0 %"
+    );
+    assert_eq!(
+        Wdl::new(0, 0, 6).elo_line(),
+        "Elo difference: 0.0 +/- n/a, LOS: 50.0 %, DrawRatio: 100.0 %"
+    );
+    // 3 wins and a draw: finite Elo, but the interval reaches a 100 % score.
+    assert_eq!(
+        Wdl::new(3, 0, 1).elo_line(),
+        "Elo difference: 338.0 +/- n/a, LOS: 95.8 %, DrawRatio: 25.0 %"
+    );
+    assert_eq!(
+        Wdl::new(0, 0, 0).elo_line(),
+        "Elo difference: n/a +/- n/a, LOS: 50.0 %, DrawRatio: n/a %"
+    );
+    assert_eq!(
+        Wdl::new(0, 0, 0).score_line("A", "B"),
+        "Score of A vs B: 0 - 0 - 0  [n/a] 0"
+    );
+    for w in [
+        Wdl::new(4, 0, 0),
+        Wdl::new(0, 3, 0),
+        Wdl::new(0, 0, 6),
+        Wdl::new(1, 0, 0),
+        Wdl::new(0, 0, 0),
+    ] {
+        let all = format!("{} {}", w.elo_line(), w.score_line("A", "B"));
+        assert!(
+            !all.to_lowercase().contains("nan") && !all.contains("inf"),
+            "{all}"
+        );
+    }
+    let one_pair = Pentanomial {
+        counts: [0, 1, 0, 0, 0],
+        ..Pentanomial::default()
+    };
+    assert_eq!(
+        one_pair.line(),
+        "Ptnml(0-2): [0, 1, 0, 0, 0], WL/DD: 0, 0, Elo: -190.85 +/- n/a (95% CI from 1 pairs)"
+    );
+    let all_won = Pentanomial {
+        counts: [0, 0, 0, 0, 3],
+        ..Pentanomial::default()
+    };
+    assert_eq!(
+        all_won.line(),
+        "Ptnml(0-2): [0, 0, 0, 0, 3], WL/DD: 0, 0, Elo: n/a +/- n/a (95% CI from 3 pairs)"
+    );
 }
 
 #[test]
@@ -152,19 +205,26 @@ fn pentanomial_elo_and_sprt_llr_match_hand_computed_values() {
         p.error_margin()
     );
 
-    // LLR = N (s1 - s0)(2 mu - s0 - s1) / (2 var), logistic scores s_i.
+    // The exact GLLR of fishtest's LLRcalc.LLR_logistic (reference values from
+    // its formulas, secular equation solved by bisection).
     let sprt: Sprt = "0,5".parse().unwrap();
-    assert!(close(sprt.llr(&p), 0.371_101, 1e-5), "{}", sprt.llr(&p));
+    assert!(close(sprt.llr(&p), 0.342_230_175, 1e-6), "{}", sprt.llr(&p));
     let sprt2: Sprt = "-1,3,0.05,0.05".parse().unwrap();
-    assert!(close(sprt2.llr(&p), 0.307_332, 1e-5));
+    assert!(
+        close(sprt2.llr(&p), 0.282_231_382, 1e-6),
+        "{}",
+        sprt2.llr(&p)
+    );
     let (lo, hi) = sprt.bounds();
     assert!(close(lo, -2.944_439, 1e-6) && close(hi, 2.944_439, 1e-6));
     assert_eq!(sprt.verdict(0.37), Verdict::Continue);
     assert_eq!(sprt.verdict(3.0), Verdict::AcceptH1);
     assert_eq!(sprt.verdict(-3.0), Verdict::AcceptH0);
-    assert!(sprt
-        .line(3.0)
-        .starts_with("SPRT: llr 3.00 (101.9%), lbound -2.94, ubound 2.94 - H1 was accepted"));
+    assert_eq!(
+        sprt.line(3.0),
+        "SPRT: llr 3.00 (101.9%), lbound -2.94, ubound 2.94 - H1 was accepted \
+         [elo0 0, elo1 5, alpha 0.05, beta 0.05, logistic Elo]"
+    );
 
     let sym = Pentanomial {
         counts: [5, 10, 20, 10, 5],
@@ -172,7 +232,11 @@ fn pentanomial_elo_and_sprt_llr_match_hand_computed_values() {
     };
     assert!(close(sym.elo(), 0.0, 1e-9));
     assert!(close(sym.error_margin(), 53.157_980, 1e-5));
-    assert!(close(sprt.llr(&sym), -0.017_256, 1e-5));
+    assert!(
+        close(sprt.llr(&sym), -0.017_253_425, 1e-6),
+        "{}",
+        sprt.llr(&sym)
+    );
 
     let big = Pentanomial {
         counts: [40, 100, 200, 130, 30],
@@ -180,7 +244,135 @@ fn pentanomial_elo_and_sprt_llr_match_hand_computed_values() {
     };
     assert!(close(big.elo(), 3.474_472, 1e-5));
     assert!(close(big.error_margin(), 15.386_847, 1e-5));
-    assert!(close(sprt.llr(&big), 0.079_175, 1e-5));
+    assert!(
+        close(sprt.llr(&big), 0.078_944_527, 1e-6),
+        "{}",
+        sprt.llr(&big)
+    );
+}
+
+/// The LLR against published values: fastchess's SPRT tests (fishtest runs'
+/// pentanomial counts, checked there to 1 %), and to 1e-6 against a Python port
+/// of fishtest's `LLRcalc.LLR_logistic` / `LLR_normalized` (brentq replaced by
+/// bisection), which gives 2.250368, 3.010154, 111.797555, -3.074126, -4.978673.
+#[test]
+fn sprt_llr_matches_fishtest_and_fastchess() {
+    let cases: [(&str, [u32; 5], f64, f64); 5] = [
+        (
+            "0,2,normalized",
+            [365, 16618, 36229, 16974, 390],
+            2.25,
+            2.250_367_704,
+        ),
+        (
+            "-1.75,0.25,normalized",
+            [127, 4883, 10712, 5150, 104],
+            3.01,
+            3.010_154_197,
+        ),
+        (
+            "0,5,normalized",
+            [0, 0, 0, 0, 5550],
+            111.82,
+            111.797_555_087,
+        ),
+        (
+            "0.5,2.5",
+            [223, 9863, 21279, 10037, 246],
+            -3.07,
+            -3.074_126_440,
+        ),
+        (
+            "0,2,logistic",
+            [871, 26175, 55983, 26678, 821],
+            -4.98,
+            -4.978_672_863,
+        ),
+    ];
+    for (bounds, counts, published, reference) in cases {
+        let sprt: Sprt = bounds.parse().unwrap();
+        let llr = sprt.llr(&Pentanomial {
+            counts,
+            ..Pentanomial::default()
+        });
+        assert!(close(llr, reference, 1e-6), "{bounds} {counts:?}: {llr}");
+        assert!(
+            close(llr, published, 0.01 * published.abs()),
+            "{bounds}: {llr} vs {published}"
+        );
+    }
+    let n: Sprt = "0,2,0.05,0.1,normalized".parse().unwrap();
+    assert_eq!(
+        (n.elo0, n.elo1, n.alpha, n.beta, n.model),
+        (0.0, 2.0, 0.05, 0.1, SprtModel::Normalized)
+    );
+    assert!("0,2,bayesian".parse::<Sprt>().is_err());
+}
+
+/// One game pair never decides an SPRT (the old approximation with 1e-3 cells
+/// gave -3.97 for a single [0, 1, 0, 0, 0] pair at 0,10).
+#[test]
+fn sprt_is_never_decided_after_one_pair() {
+    for bounds in ["0,10", "0,5", "-5,5", "0,10,normalized", "0,2,normalized"] {
+        let sprt: Sprt = bounds.parse().unwrap();
+        for k in 0..5 {
+            let mut p = Pentanomial::default();
+            p.counts[k] = 1;
+            let llr = sprt.llr(&p);
+            assert!(llr.abs() < 0.1, "{bounds}, pair {k}: {llr}");
+            assert_eq!(sprt.verdict(llr), Verdict::Continue);
+        }
+    }
+    // Reference values of the logistic GLLR for single pairs at 0,10.
+    let sprt: Sprt = "0,10".parse().unwrap();
+    let one = |k: usize| {
+        let mut p = Pentanomial::default();
+        p.counts[k] = 1;
+        sprt.llr(&p)
+    };
+    assert!(close(one(1), -0.029_227_737, 1e-6), "{}", one(1));
+    assert!(close(one(4), 0.028_423_812, 1e-6), "{}", one(4));
+}
+
+/// Simulated SPRTs with the true Elo at elo0: H1 is accepted in about alpha of
+/// the runs. 400 runs of 0,20 (logistic, alpha = beta = 0.05) on pairs drawn from
+/// a pentanomial distribution of mean score 1/2; the SPRT's real error rate is at
+/// most alpha (Wald's bounds, a little overshoot), so the count of H1 runs is
+/// binomial with p <= 0.05: mean <= 20, sd 4.4. The test asks for 6..=34 of 400
+/// (p within about 3.2 sd of 0.05), and that no run ends in fewer than 10 pairs.
+#[test]
+fn sprt_simulation_accepts_h1_in_about_alpha_of_runs_at_elo0() {
+    let sprt: Sprt = "0,20".parse().unwrap();
+    // P(LL, LD, WL+DD, WD, WW): mean pair score 0.5 (Elo 0 = elo0).
+    let cumulative = [0.05, 0.25, 0.75, 0.95, 1.0];
+    let mut rng = Rng::new(2024);
+    let (mut h1, mut h0, mut shortest, mut total_pairs) = (0, 0, usize::MAX, 0);
+    for _ in 0..400 {
+        let mut p = Pentanomial::default();
+        let mut verdict = Verdict::Continue;
+        let mut pairs = 0;
+        while verdict == Verdict::Continue && pairs < 20_000 {
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let k = cumulative.iter().position(|&c| u < c).unwrap_or(4);
+            p.counts[k] += 1;
+            pairs += 1;
+            verdict = sprt.verdict(sprt.llr(&p));
+        }
+        total_pairs += pairs;
+        shortest = shortest.min(pairs);
+        match verdict {
+            Verdict::AcceptH1 => h1 += 1,
+            Verdict::AcceptH0 => h0 += 1,
+            Verdict::Continue => panic!("undecided after {pairs} pairs"),
+        }
+    }
+    assert_eq!(h0 + h1, 400);
+    assert!((6..=34).contains(&h1), "H1 accepted in {h1} of 400 runs");
+    assert!(shortest >= 10, "a run decided after {shortest} pairs");
+    eprintln!(
+        "H1 {h1}/400, shortest {shortest} pairs, mean {} pairs",
+        total_pairs / 400
+    );
 }
 
 #[test]
@@ -810,6 +1002,48 @@ fn results_do_not_depend_on_concurrency() {
     assert_eq!(numbers, (1..=12).collect::<Vec<_>>());
 }
 
+/// Three engines: the ranking table and the crosstable print points with a
+/// decimal point (never "1/2" for one point of two) and no nan / inf.
+#[test]
+fn round_robin_tables_use_decimal_points() {
+    let engines = vec![
+        fake("a", &[]),
+        fake("b", &["--mode", "illegal", "--at", "1"]),
+        fake("c", &[]),
+    ];
+    let mut s = spec(engines, 2);
+    s.adjudication.max_moves = Some(3);
+    let r = play(&s).unwrap();
+    assert_eq!(r.games.len(), 6);
+    let lines = tournament::cli::result_lines(&r);
+    let cross = lines
+        .iter()
+        .position(|l| l.starts_with("Crosstable"))
+        .expect("a crosstable");
+    // b forfeits every game at its first move; a and c draw by the length limit.
+    let rows: Vec<Vec<&str>> = lines[cross + 1..cross + 4]
+        .iter()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[0], ["a", "x", "2.0/2", "1.0/2", "3.0/4"]);
+    assert_eq!(rows[1], ["b", "0.0/2", "x", "0.0/2", "0.0/4"]);
+    assert_eq!(rows[2], ["c", "1.0/2", "2.0/2", "x", "3.0/4"]);
+    let all = lines.join("\n");
+    assert!(
+        !all.contains(" 1/2") && !all.to_lowercase().contains("nan"),
+        "{all}"
+    );
+    assert!(!all.contains("inf"), "{all}");
+    let b_row = lines
+        .iter()
+        .find(|l| l.split_whitespace().nth(1) == Some("b"))
+        .expect("b in the ranking");
+    assert_eq!(
+        b_row.split_whitespace().collect::<Vec<_>>(),
+        ["3", "b", "n/a", "n/a", "4", "0.0%", "0.0%"]
+    );
+}
+
 #[test]
 fn sprt_stops_the_match_when_decided() {
     let mut s = spec(
@@ -819,16 +1053,16 @@ fn sprt_stops_the_match_when_decided() {
         ],
         200,
     );
-    s.sprt = Some("0,10".parse().unwrap());
+    // Every pair is won twice: the logistic GLLR for 0,50 grows by about 0.13
+    // per such pair and first passes 2.944 at the 23rd (2.939 after 22, 3.073
+    // after 23; fishtest's formulas).
+    s.sprt = Some("0,50".parse().unwrap());
     s.concurrency = 2;
     let r = play(&s).unwrap();
     let (sprt, llr) = r.sprt.unwrap();
     assert_eq!(sprt.verdict(llr), Verdict::AcceptH1);
-    assert!(
-        r.games.len() < 200 && r.games.len().is_multiple_of(2),
-        "{}",
-        r.games.len()
-    );
+    assert_eq!(r.games.len(), 46);
+    assert!(close(llr, 3.072_858_945, 1e-6), "{llr}");
     assert_eq!(r.standings.wdl[0].wins as usize, r.games.len());
 }
 
@@ -981,13 +1215,15 @@ fn match_merge_combines_shards() {
     .concat();
     // Shard 2: a draw pair, and a pair A loses and draws.
     let s2 = [
-        game(1, "B", "A", "1/2-1/2"),
-        game(2, "A", "B", "1/2-1/2"),
-        game(3, "A", "B", "0-1"),
-        game(4, "B", "A", "1/2-1/2"),
+        game(5, "B", "A", "1/2-1/2"),
+        game(6, "A", "B", "1/2-1/2"),
+        game(7, "A", "B", "0-1"),
+        game(8, "B", "A", "1/2-1/2"),
     ]
     .concat();
-    let lines = merge(&[("s1".into(), s1), ("s2".into(), s2)]).unwrap();
+    let lines = merge(&[("s1".into(), s1), ("s2".into(), s2)])
+        .unwrap()
+        .lines;
     assert_eq!(lines[0], "Score of A vs B: 3 - 2 - 3  [0.562] 8");
     assert!(
         lines[2].starts_with("Ptnml(0-2): [0, 1, 2, 0, 1], WL/DD: 1, 1,"),
@@ -999,5 +1235,10 @@ fn match_merge_combines_shards() {
         game(1, "A", "C", "1-0") + &game(2, "B", "A", "1-0"),
     )])
     .unwrap_err();
-    assert!(err.contains("two engines only"), "{err}");
+    assert!(
+        err.contains(
+            "cannot merge different engine pairs: s3 game 1 is A vs C, s3 game 2 is B vs A"
+        ),
+        "{err}"
+    );
 }

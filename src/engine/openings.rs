@@ -68,6 +68,91 @@ fn openings_for<V: Policy>(source: &OpeningSource, count: usize) -> Result<Vec<S
     }
 }
 
+/// The openings of the game pairs `indices` (each index once, any order), keyed by
+/// index: the same FENs as [`openings`] gives at those indices. Random walks are
+/// generated on `threads` threads; `progress(done, total)` is called on the
+/// calling thread as they come in (and once at the end); once `cancelled()`
+/// answers true, generation stops with an error.
+pub fn openings_at(
+    variant: VariantKind,
+    source: &OpeningSource,
+    indices: &[usize],
+    threads: usize,
+    progress: &mut dyn FnMut(usize, usize),
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> Result<std::collections::BTreeMap<usize, String>, String> {
+    crate::with_variant!(variant, V => openings_at_for::<V>(source, indices, threads, progress, cancelled))
+}
+
+fn openings_at_for<V: Policy>(
+    source: &OpeningSource,
+    indices: &[usize],
+    threads: usize,
+    progress: &mut dyn FnMut(usize, usize),
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> Result<std::collections::BTreeMap<usize, String>, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let total = indices.len();
+    let out = match source {
+        OpeningSource::StartPosition => {
+            let f = fen::format(&Position::<V>::startpos());
+            indices.iter().map(|&i| (i, f.clone())).collect()
+        }
+        OpeningSource::File(path) => {
+            let all = load_file::<V>(path)?;
+            indices
+                .iter()
+                .map(|&i| (i, all[i % all.len()].clone()))
+                .collect()
+        }
+        OpeningSource::Random { plies, seed } => {
+            let next = AtomicUsize::new(0);
+            let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<String, String>)>();
+            let mut map = std::collections::BTreeMap::new();
+            let mut first_err: Option<String> = None;
+            std::thread::scope(|scope| {
+                for _ in 0..threads.clamp(1, total.max(1)) {
+                    let tx = tx.clone();
+                    let next = &next;
+                    scope.spawn(move || loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&i) = indices.get(k) else { break };
+                        let r = if cancelled() {
+                            Err("interrupted while generating the openings".to_string())
+                        } else {
+                            random_opening::<V>(*seed, i as u64, *plies)
+                        };
+                        let failed = r.is_err();
+                        if tx.send((i, r)).is_err() || failed {
+                            // Stop everyone: the match cannot start anyway.
+                            next.store(indices.len(), Ordering::Relaxed);
+                            break;
+                        }
+                    });
+                }
+                drop(tx);
+                for (i, r) in rx {
+                    match r {
+                        Ok(f) => {
+                            map.insert(i, f);
+                            progress(map.len(), total);
+                        }
+                        Err(e) => {
+                            first_err.get_or_insert(e);
+                        }
+                    }
+                }
+            });
+            if let Some(e) = first_err {
+                return Err(e);
+            }
+            return Ok(map);
+        }
+    };
+    progress(total, total);
+    Ok(out)
+}
+
 /// Reads an EPD/FEN file: one position per line; blank lines and lines starting
 /// with `#` are skipped; EPD operations after the position are ignored. Positions
 /// that are already decided are skipped with a warning; an unreadable position is

@@ -27,8 +27,9 @@ pub struct TrainArgs {
     /// Labelled position files (`FEN;score;result` lines).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Where to write the network.
-    #[arg(long, default_value = "src/nnue/chess.net")]
+    /// Where to write the network (e.g. src/nnue/chess.net to replace the
+    /// shipped one). Written once, at the end, and only if training stayed finite.
+    #[arg(long)]
     pub out: PathBuf,
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
@@ -105,17 +106,54 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn parse_line(line: &str, args: &TrainArgs) -> Result<Sample, String> {
-    let mut fields = line.split(';');
-    let fen = fields.next().ok_or("empty line")?;
-    let score: f32 = fields
-        .next()
-        .and_then(|s| s.trim().parse().ok())
-        .ok_or("bad score")?;
-    let result: f32 = fields
-        .next()
-        .and_then(|s| s.trim().parse().ok())
-        .ok_or("bad result")?;
+/// Why a line is refused: its labels (always an error) or its position (the line
+/// is skipped with a warning, as positions from other tools may be odd).
+#[derive(Debug, PartialEq)]
+enum LineError {
+    Label(String),
+    Position(String),
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineError::Label(s) | LineError::Position(s) => f.write_str(s),
+        }
+    }
+}
+
+/// The score and result fields: a finite score, a result in 0..=1.
+fn parse_labels(line: &str) -> Result<(f32, f32), String> {
+    let mut fields = line.split(';').skip(1);
+    let (Some(score), Some(result)) = (fields.next(), fields.next()) else {
+        return Err("expected FEN;score;result".to_string());
+    };
+    let score: f32 = score
+        .trim()
+        .parse()
+        .map_err(|_| format!("score '{}' is not a number", score.trim()))?;
+    if !score.is_finite() {
+        return Err(format!("score {score} is not finite"));
+    }
+    let result: f32 = result
+        .trim()
+        .parse()
+        .map_err(|_| format!("result '{}' is not a number", result.trim()))?;
+    if !(0.0..=1.0).contains(&result) {
+        return Err(format!(
+            "result {result} is outside 0..1 (1 = White won, 0.5 = draw, 0 = Black won)"
+        ));
+    }
+    Ok((score, result))
+}
+
+fn parse_line(line: &str, args: &TrainArgs) -> Result<Sample, LineError> {
+    let (score, result) = parse_labels(line).map_err(LineError::Label)?;
+    parse_position(line, args, score, result).map_err(LineError::Position)
+}
+
+fn parse_position(line: &str, args: &TrainArgs, score: f32, result: f32) -> Result<Sample, String> {
+    let fen = line.split(';').next().unwrap_or("");
     let mut fen_fields = fen.split_whitespace();
     let board = Board::from_ascii_board_fen(fen_fields.next().unwrap_or("").as_bytes())
         .map_err(|e| format!("bad board: {e}"))?;
@@ -289,6 +327,8 @@ impl Params {
         total / samples.len().max(1) as f32
     }
 
+    /// Writes the network file: to `<path>.tmp`, then renamed over `path`, so that
+    /// a run killed while writing leaves the old file whole.
     fn write(&self, path: &PathBuf) -> Result<(), String> {
         let mut bytes = Vec::with_capacity(nnue::FILE_LEN);
         bytes.extend_from_slice(nnue::MAGIC);
@@ -304,9 +344,14 @@ impl Params {
             let b2 = (b2 * (nnue::QA * nnue::QB) as f32).round() as i32;
             bytes.extend_from_slice(&b2.to_le_bytes());
         }
-        let mut file = fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        file.write_all(&bytes)
-            .map_err(|e| format!("{}: {e}", path.display()))
+        let mut tmp = path.as_os_str().to_os_string();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let err = |e: std::io::Error| format!("cannot write '{}': {e}", tmp.display());
+        let mut file = fs::File::create(&tmp).map_err(err)?;
+        file.write_all(&bytes).map_err(err)?;
+        drop(file);
+        fs::rename(&tmp, path).map_err(|e| format!("cannot write '{}': {e}", path.display()))
     }
 }
 
@@ -345,13 +390,16 @@ fn load(args: &TrainArgs) -> Result<Vec<Sample>, String> {
     let mut bad = 0usize;
     for path in &args.data {
         let file = fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for line in BufReader::new(file).lines() {
+        for (number, line) in BufReader::new(file).lines().enumerate() {
             let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
             if line.trim().is_empty() {
                 continue;
             }
             match parse_line(&line, args) {
                 Ok(s) => samples.push(s),
+                Err(LineError::Label(e)) => {
+                    return Err(format!("{}:{}: {e}: {line}", path.display(), number + 1));
+                }
                 Err(e) => {
                     bad += 1;
                     if bad <= 5 {
@@ -370,6 +418,21 @@ fn load(args: &TrainArgs) -> Result<Vec<Sample>, String> {
 pub fn run(args: &TrainArgs) -> Result<(), String> {
     if args.threads == 0 || args.batch == 0 || args.epochs == 0 {
         return Err("--threads, --batch and --epochs must be at least 1".to_string());
+    }
+    if !(args.lr.is_finite() && args.lr > 0.0) {
+        return Err(format!("--lr must be a positive number, got {}", args.lr));
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda must lie in 0..1, got {}", args.lambda));
+    }
+    if !(args.scale.is_finite() && args.scale > 0.0) {
+        return Err(format!(
+            "--scale must be a positive number, got {}",
+            args.scale
+        ));
+    }
+    if args.out.is_dir() {
+        return Err(format!("--out '{}' is a directory", args.out.display()));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
@@ -408,41 +471,69 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         validation.len(),
         start.elapsed().as_secs_f64()
     );
-    let mut params = Params::random(args.seed);
+    let params = pool.install(|| {
+        train_from(
+            args,
+            &mut training,
+            &validation,
+            Params::random(args.seed),
+            &mut next,
+            start,
+        )
+    })?;
+    params.write(&args.out)?;
+    eprintln!("wrote {}", args.out.display());
+    Ok(())
+}
+
+/// The epochs of Adam from `params`. Fails, so that nothing is written, as soon as
+/// an epoch's training or validation loss is not finite (a diverging run).
+fn train_from(
+    args: &TrainArgs,
+    training: &mut [Sample],
+    validation: &[Sample],
+    mut params: Params,
+    next: &mut dyn FnMut() -> u64,
+    start: Instant,
+) -> Result<Params, String> {
     let mut adam = Adam {
         m: Params::zeros(),
         v: Params::zeros(),
         t: 0,
     };
-    pool.install(|| -> Result<(), String> {
-        for epoch in 1..=args.epochs {
-            let lr = if epoch * 5 > args.epochs * 4 {
-                args.lr / 10.0
-            } else {
-                args.lr
-            };
-            for i in (1..training.len()).rev() {
-                let j = (next() % (i as u64 + 1)) as usize;
-                training.swap(i, j);
-            }
-            let mut total = 0.0;
-            for batch in training.chunks(args.batch) {
-                let (mut grad, loss) = params.gradient(batch);
-                total += loss;
-                adam.step(&mut params, &mut grad, lr, batch.len());
-            }
-            eprintln!(
-                "epoch {epoch:3}: train {:.6}  validation {:.6}  ({:.0} s)",
-                total / training.len() as f32,
-                params.loss(&validation),
-                start.elapsed().as_secs_f64()
-            );
-            params.write(&args.out)?;
+    for epoch in 1..=args.epochs {
+        let lr = if epoch * 5 > args.epochs * 4 {
+            args.lr / 10.0
+        } else {
+            args.lr
+        };
+        for i in (1..training.len()).rev() {
+            let j = (next() % (i as u64 + 1)) as usize;
+            training.swap(i, j);
         }
-        Ok(())
-    })?;
-    eprintln!("wrote {}", args.out.display());
-    Ok(())
+        let mut total = 0.0;
+        for batch in training.chunks(args.batch) {
+            let (mut grad, loss) = params.gradient(batch);
+            total += loss;
+            adam.step(&mut params, &mut grad, lr, batch.len());
+        }
+        let train_loss = total / training.len() as f32;
+        let validation_loss = params.loss(validation);
+        eprintln!(
+            "epoch {epoch:3}: train {:.6}  validation {:.6}  ({:.0} s)",
+            train_loss,
+            validation_loss,
+            start.elapsed().as_secs_f64()
+        );
+        if !train_loss.is_finite() || !validation_loss.is_finite() {
+            return Err(format!(
+                "epoch {epoch}: the loss is not finite (train {train_loss}, validation \
+                     {validation_loss}): training diverged; no network written to '{}'",
+                args.out.display()
+            ));
+        }
+    }
+    Ok(params)
 }
 
 #[cfg(test)]
@@ -514,6 +605,82 @@ mod tests {
             buckets.push(s.bucket());
         }
         assert_eq!(buckets, [7, 7, 0, 0, 3, 1]);
+    }
+
+    #[test]
+    fn labels_must_be_finite_and_results_in_0_to_1() {
+        let fen = "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1";
+        for (labels, why) in [
+            ("NaN;0.5", "score NaN is not finite"),
+            ("inf;0.5", "score inf is not finite"),
+            ("-inf;1", "score -inf is not finite"),
+            ("12;NaN", "result NaN is outside 0..1"),
+            ("12;1.5", "result 1.5 is outside 0..1"),
+            ("12;-0.5", "result -0.5 is outside 0..1"),
+            ("x;0.5", "score 'x' is not a number"),
+            ("12", "expected FEN;score;result"),
+        ] {
+            match parse_line(&format!("{fen};{labels}"), &args()) {
+                Err(LineError::Label(e)) => assert!(e.starts_with(why), "{labels}: {e}"),
+                Err(LineError::Position(e)) => panic!("{labels}: position error {e}"),
+                Ok(_) => panic!("{labels}: accepted"),
+            }
+        }
+        assert!(parse_line(&format!("{fen};-35;0"), &args()).is_ok());
+        assert!(matches!(
+            parse_line("not a fen;10;0.5", &args()),
+            Err(LineError::Position(_))
+        ));
+    }
+
+    /// A run whose loss becomes non-finite stops with an error at that epoch and
+    /// hands back no network (so `run` writes nothing).
+    #[test]
+    fn a_non_finite_loss_is_an_error() {
+        let fen = "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1";
+        let s = parse_line(&format!("{fen};20;0.5"), &args()).unwrap();
+        let mut training = vec![s; 8];
+        let validation = vec![s; 2];
+        let mut a = args();
+        a.lr = 0.001;
+        a.epochs = 3;
+        a.batch = 4;
+        a.out = PathBuf::from("never-written.net");
+        let mut state = 1u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+            state
+        };
+        // Finite weights train fine.
+        let ok = train_from(
+            &a,
+            &mut training,
+            &validation,
+            Params::random(1),
+            &mut next,
+            Instant::now(),
+        );
+        assert!(ok.is_ok());
+        let mut bad = Params::random(1);
+        bad.b2.iter_mut().for_each(|b| *b = f32::NAN);
+        let err = train_from(
+            &a,
+            &mut training,
+            &validation,
+            bad,
+            &mut next,
+            Instant::now(),
+        )
+        .err()
+        .expect("a NaN loss must fail");
+        assert!(
+            err.starts_with("epoch 1: the loss is not finite (train NaN, validation NaN)"),
+            "{err}"
+        );
+        assert!(
+            err.ends_with("no network written to 'never-written.net'"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! line per game on stderr, and the result lines (cutechess / fastchess formats)
 //! on stdout at the end.
 
-use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -12,6 +11,7 @@ use clap::Args;
 use super::config::Config;
 use super::pgn::{self, PgnContext};
 use super::referee::{GameRecord, Limit};
+use super::resume::{record_from_pgn, state_path, MatchState, PgnFile};
 use super::stats::{fmt_num, Sprt};
 use super::{MatchReport, MatchSpec, Standings};
 use crate::engine::openings::OpeningSource;
@@ -63,12 +63,21 @@ pub struct MatchArgs {
     /// Write no PGN.
     #[arg(long, conflicts_with = "pgn")]
     pub no_pgn: bool,
-    /// SPRT: elo0,elo1[,alpha,beta] (logistic Elo; alpha = beta = 0.05 by default).
+    /// SPRT: elo0,elo1[,alpha,beta][,normalized] (logistic Elo unless normalized;
+    /// alpha = beta = 0.05 by default).
     #[arg(long)]
     pub sprt: Option<String>,
     /// With more than two engines: the first plays every other (else round robin).
     #[arg(long)]
     pub gauntlet: bool,
+    /// Continue an interrupted match from the games its PGN holds (same options;
+    /// the seed comes from `<pgn>.state` when not given).
+    #[arg(long)]
+    pub resume: bool,
+    /// Play only part I of N of the match: its game pairs p with p mod N = I-1
+    /// (merge the N PGNs with `turncoat match-merge`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
 }
 
 const DEFAULT_GAMES: u32 = 10;
@@ -79,6 +88,11 @@ const STOP_GRACE: Duration = Duration::from_millis(1000);
 
 /// Merges the command line over the config file.
 pub fn resolve(args: &MatchArgs) -> Result<(MatchSpec, Config), String> {
+    resolve_seeded(args).map(|(spec, config, _)| (spec, config))
+}
+
+/// [`resolve`], also telling whether the seed came from the clock (none given).
+fn resolve_seeded(args: &MatchArgs) -> Result<(MatchSpec, Config, bool), String> {
     let config = Config::load(&args.config)?;
     let d = &config.defaults;
     let names: Vec<String> = match (&args.engines, &d.engines) {
@@ -134,6 +148,7 @@ pub fn resolve(args: &MatchArgs) -> Result<(MatchSpec, Config), String> {
         })
     };
     limit.validate()?;
+    let seed_from_clock = args.seed.or(d.seed).is_none();
     let seed = args.seed.or(d.seed).unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -175,6 +190,13 @@ pub fn resolve(args: &MatchArgs) -> Result<(MatchSpec, Config), String> {
     } else {
         args.pgn.clone().or_else(|| d.pgn.clone())
     };
+    let shard = match &args.shard {
+        Some(s) => Some(s.parse::<super::Shard>()?),
+        None => None,
+    };
+    if args.resume && pgn.is_none() {
+        return Err("--resume needs the match's PGN file (--pgn, or pgn in [match])".to_string());
+    }
     let spec = MatchSpec {
         variant,
         engines,
@@ -193,8 +215,9 @@ pub fn resolve(args: &MatchArgs) -> Result<(MatchSpec, Config), String> {
         stop_grace: STOP_GRACE,
         adjudication: d.adjudication,
         event: format!("Turncoat match ({variant}, {})", limit.describe()),
+        shard,
     };
-    Ok((spec, config))
+    Ok((spec, config, seed_from_clock))
 }
 
 /// The one-line description of a game's end: `1-0 {White wins by checkmate}`.
@@ -215,12 +238,12 @@ pub fn progress_line(rec: &GameRecord, st: &Standings) -> String {
     if st.names.len() == 2 {
         let w = st.wdl[0];
         format!(
-            "{head} | {} {} - {} - {} [{:.3}] Elo {} +/- {}",
+            "{head} | {} {} - {} - {} [{}] Elo {} +/- {}",
             st.names[0],
             w.wins,
             w.losses,
             w.draws,
-            w.score(),
+            fmt_num(w.score(), 3),
             fmt_num(w.elo(), 1),
             fmt_num(w.error_margin(), 1)
         )
@@ -228,7 +251,7 @@ pub fn progress_line(rec: &GameRecord, st: &Standings) -> String {
         let scores: Vec<String> = (0..st.names.len())
             .map(|i| {
                 let t = st.total(i);
-                format!("{} {}/{}", st.names[i], t.points(), t.games())
+                format!("{} {:.1}/{}", st.names[i], t.points(), t.games())
             })
             .collect();
         format!("{head} | {}", scores.join(", "))
@@ -278,14 +301,14 @@ fn ranking_table(st: &Standings) -> Vec<String> {
     )];
     for (rank, (i, w)) in rows.iter().enumerate() {
         out.push(format!(
-            "{:>4} {:<width$} {:>7} {:>7} {:>7} {:>6.1}% {:>6.1}%",
+            "{:>4} {:<width$} {:>7} {:>7} {:>7} {:>6}% {:>6}%",
             rank + 1,
             st.names[*i],
             fmt_num(w.elo(), 0),
             fmt_num(w.error_margin(), 0),
             w.games(),
-            w.score() * 100.0,
-            w.draw_ratio() * 100.0
+            fmt_num(w.score() * 100.0, 1),
+            fmt_num(w.draw_ratio() * 100.0, 1)
         ));
     }
     out
@@ -304,7 +327,7 @@ fn crosstable(st: &Standings) -> Vec<String> {
                         return "x".to_string();
                     }
                     match st.head_to_head(i, j) {
-                        Some(w) if w.games() > 0 => format!("{}/{}", w.points(), w.games()),
+                        Some(w) if w.games() > 0 => format!("{:.1}/{}", w.points(), w.games()),
                         _ => "-".to_string(),
                     }
                 })
@@ -331,7 +354,10 @@ fn crosstable(st: &Standings) -> Vec<String> {
             line.push_str(&format!(" {c:>col$}"));
         }
         let t = st.total(i);
-        line.push_str(&format!(" {:>8}", format!("{}/{}", t.points(), t.games())));
+        line.push_str(&format!(
+            " {:>8}",
+            format!("{:.1}/{}", t.points(), t.games())
+        ));
         out.push(line);
     }
     out
@@ -347,21 +373,126 @@ fn describe_openings(o: &OpeningSource) -> String {
     }
 }
 
-/// Creates (truncates) the PGN file, and its directory if needed.
-fn create_pgn(path: &std::path::Path) -> Result<File, String> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create the PGN directory '{}': {e}", dir.display()))?;
+/// `h:mm:ss`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// The progress on stderr, as fastchess gives it: opening generation, each game's
+/// start and end, elapsed time and ETA.
+struct Reporter {
+    started: Instant,
+    openings_started: Option<Instant>,
+    last_openings_line: Instant,
+    /// Games of this run finished (not counting resumed ones).
+    finished_here: usize,
+}
+
+impl super::Progress for Reporter {
+    fn openings_progress(&mut self, done: usize, total: usize) {
+        let now = Instant::now();
+        let since = *self.openings_started.get_or_insert_with(|| {
+            eprintln!("Generating {total} openings ...");
+            now
+        });
+        if done == total {
+            eprintln!(
+                "Openings ready: {total} in {:.1} s",
+                now.duration_since(since).as_secs_f64()
+            );
+        } else if now.duration_since(self.last_openings_line) >= Duration::from_secs(2) {
+            self.last_openings_line = now;
+            eprintln!(
+                "Generating openings: {done}/{total} ({} elapsed)",
+                clock(now.duration_since(since))
+            );
+        }
     }
-    File::create(path).map_err(|e| format!("cannot write PGN file '{}': {e}", path.display()))
+
+    fn game_started(
+        &mut self,
+        game: &super::Scheduled,
+        names: &[String],
+        _started: usize,
+        _to_play: usize,
+    ) {
+        eprintln!(
+            "Started game {} ({} vs {})",
+            game.number, names[game.white], names[game.black]
+        );
+    }
+
+    fn game_finished(&mut self, rec: &GameRecord, st: &Standings) {
+        self.finished_here += 1;
+        let elapsed = self.started.elapsed();
+        let left = st.games_total.saturating_sub(st.games_done);
+        let eta = elapsed.mul_f64(left as f64 / self.finished_here as f64);
+        eprintln!(
+            "{} | elapsed {}, ETA {}",
+            progress_line(rec, st),
+            clock(elapsed),
+            clock(eta)
+        );
+    }
 }
 
 /// Runs `turncoat match`.
 pub fn run(args: MatchArgs) -> Result<(), String> {
-    let (spec, config) = resolve(&args)?;
-    let total = super::schedule(spec.engines.len(), spec.gauntlet, spec.games).len();
+    let (mut spec, mut config, seed_from_clock) = resolve_seeded(&args)?;
+    // The PGN first: an unwritable path or a PGN another match is writing stops
+    // the match before anything else.
+    let mut pgn_file = match &spec.pgn {
+        Some(path) => Some(PgnFile::open(path)?),
+        None => None,
+    };
+    let mut done_records = Vec::new();
+    if let (true, Some(pf)) = (args.resume, pgn_file.as_mut()) {
+        let state_file = state_path(&pf.path);
+        let before = MatchState::read(&state_file)?;
+        if let (Some(st), true) = (&before, seed_from_clock) {
+            if st.seed.is_some() {
+                // Same match: take its seed rather than a new one.
+                let mut seeded = args.clone();
+                seeded.seed = st.seed;
+                (spec, config, _) = resolve_seeded(&seeded)?;
+            }
+        }
+        if let Some(st) = &before {
+            let diffs = st.differences(&MatchState::of(&spec));
+            if !diffs.is_empty() {
+                return Err(format!(
+                    "cannot resume: '{}' was played with other options ({}): {}",
+                    pf.path.display(),
+                    state_file.display(),
+                    diffs.join("; ")
+                ));
+            }
+        }
+        let games = pf.take_games()?;
+        if !games.is_empty() && before.is_none() {
+            return Err(format!(
+                "cannot resume: '{}' holds {} games but there is no {} beside it",
+                pf.path.display(),
+                games.len(),
+                state_file.display()
+            ));
+        }
+        for g in &games {
+            done_records.push(record_from_pgn(g, &spec, &pf.path)?);
+        }
+        eprintln!(
+            "Resuming from {}: {} games already played",
+            pf.path.display(),
+            done_records.len()
+        );
+    }
+    if let Some(pf) = &pgn_file {
+        MatchState::of(&spec).write(&state_path(&pf.path))?;
+    }
+    let total = super::planned_games(&spec).len();
     eprintln!(
-        "Match: {} | {} | {} games | {} | concurrency {} | openings: {} | config {}",
+        "Match: {} | {} | {} games{} | {} | concurrency {} | openings: {} | config {}",
         spec.engines
             .iter()
             .map(|e| e.name.as_str())
@@ -369,11 +500,27 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
             .join(" vs "),
         spec.variant,
         total,
+        spec.shard
+            .map(|s| format!(
+                " (shard {s} of a {}-game match)",
+                super::schedule(spec.engines.len(), spec.gauntlet, spec.games).len()
+            ))
+            .unwrap_or_default(),
         spec.limit.describe(),
         spec.concurrency,
         describe_openings(&spec.openings),
         config.path.display()
     );
+    if let Err(e) = ctrlc::set_handler(|| {
+        if super::engine::interrupted() {
+            // A second signal: leave now.
+            std::process::exit(130);
+        }
+        eprintln!("Interrupted: stopping the engines; the games finished so far follow");
+        super::engine::interrupt();
+    }) {
+        log::warn!("cannot catch SIGINT / SIGTERM: {e}");
+    }
     let ctx = PgnContext {
         event: spec.event.clone(),
         site: "?".to_string(),
@@ -381,32 +528,36 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         variant: spec.variant,
         time_control: spec.limit.pgn_tag(),
     };
-    // Created with the first finished game, so that a match that fails to start
-    // leaves an earlier PGN alone.
-    let mut pgn_file: Option<File> = None;
     let mut write_pgn = |rec: &GameRecord| -> Result<(), String> {
-        let Some(path) = &spec.pgn else {
-            return Ok(());
-        };
-        if pgn_file.is_none() {
-            pgn_file = Some(create_pgn(path)?);
+        match pgn_file.as_mut() {
+            Some(f) => f.write_game(&pgn::game_to_pgn(rec, &ctx)),
+            None => Ok(()),
         }
-        if let Some(f) = pgn_file.as_mut() {
-            f.write_all(pgn::game_to_pgn(rec, &ctx).as_bytes())
-                .and_then(|_| f.flush())
-                .map_err(|e| format!("cannot write PGN file '{}': {e}", path.display()))?;
-        }
-        Ok(())
     };
     let started = Instant::now();
-    let mut progress = |rec: &GameRecord, st: &Standings| eprintln!("{}", progress_line(rec, st));
-    let report = super::run_match(&spec, &mut progress, &mut write_pgn)?;
+    let mut reporter = Reporter {
+        started,
+        openings_started: None,
+        last_openings_line: started,
+        finished_here: 0,
+    };
+    let result = super::run_match_from(&spec, done_records, &mut reporter, &mut write_pgn);
+    if let Some(pf) = pgn_file {
+        pf.discard_if_unused();
+    }
+    let report = result?;
     let secs = started.elapsed().as_secs_f64();
+    let played = report.games.len() - report.resumed;
     eprintln!(
-        "{} games in {:.1} s ({:.2} games/s){}",
-        report.games.len(),
+        "{} games in {:.1} s ({:.2} games/s){}{}",
+        played,
         secs,
-        report.games.len() as f64 / secs.max(1e-9),
+        played as f64 / secs.max(1e-9),
+        if report.resumed > 0 {
+            format!(", after {} resumed", report.resumed)
+        } else {
+            String::new()
+        },
         spec.pgn
             .as_ref()
             .map(|p| format!(", PGN: {}", p.display()))
@@ -416,6 +567,18 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     let mut out = stdout.lock();
     for line in result_lines(&report) {
         writeln!(out, "{line}").map_err(|e| format!("cannot write results: {e}"))?;
+    }
+    if report.interrupted {
+        return Err(format!(
+            "interrupted after {} of {} games{}",
+            report.games.len(),
+            total,
+            if spec.pgn.is_some() {
+                "; continue with the same command and --resume"
+            } else {
+                ""
+            }
+        ));
     }
     Ok(())
 }

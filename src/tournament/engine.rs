@@ -4,19 +4,108 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::config::EngineConfig;
 use crate::rules::variants::VariantKind;
 
+/// Set once the runner is interrupted (SIGINT / SIGTERM): no engine starts after it.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Process ids of the running engines (registered under this lock when spawned,
+/// removed before they are reaped, so a signal never kills a recycled pid).
+static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Has [`interrupt`] been called?
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Stops the match at once: no engine starts from now on and every running one is
+/// killed (their games then end without a result and are not reported). Safe to
+/// call from a signal-handling thread.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    let children = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
+    for &pid in children.iter() {
+        if let Ok(pid) = libc::pid_t::try_from(pid) {
+            // SAFETY: kill(2) has no memory-safety preconditions; the pid belongs to
+            // a child that has not been reaped yet (see CHILDREN).
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+fn unregister_child(pid: u32) {
+    let mut children = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
+    children.retain(|&p| p != pid);
+}
+
 /// An option the engine declared in its `uci` answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct UciOption {
     pub name: String,
     pub kind: String,
     /// `var` values of a combo option.
     pub vars: Vec<String>,
+    /// `min` / `max` of a spin option.
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    pub default: Option<String>,
+}
+
+impl UciOption {
+    /// The declaration, as a reader of the error messages wants to see it.
+    pub fn describe(&self) -> String {
+        match self.kind.as_str() {
+            "spin" => format!(
+                "a spin option from {} to {}",
+                self.min.map_or("?".to_string(), |m| m.to_string()),
+                self.max.map_or("?".to_string(), |m| m.to_string())
+            ),
+            "check" => "a check option (true or false)".to_string(),
+            "combo" => format!("a combo option with values {}", self.vars.join(", ")),
+            "string" => "a string option".to_string(),
+            "button" => "a button option (it takes no value)".to_string(),
+            other => format!("an option of unknown type '{other}'"),
+        }
+    }
+
+    /// Checks `value` against the declaration; the error says why it is refused.
+    pub fn check_value(&self, value: &str) -> Result<(), String> {
+        let v = value.trim();
+        match self.kind.as_str() {
+            "spin" => {
+                let n: i64 = v
+                    .parse()
+                    .map_err(|_| format!("'{value}' is not an integer"))?;
+                if self.min.is_some_and(|m| n < m) || self.max.is_some_and(|m| n > m) {
+                    return Err(format!("{n} is out of range"));
+                }
+                Ok(())
+            }
+            "check" => {
+                if v.eq_ignore_ascii_case("true") || v.eq_ignore_ascii_case("false") {
+                    Ok(())
+                } else {
+                    Err(format!("'{value}' is neither true nor false"))
+                }
+            }
+            "combo" => {
+                if self.vars.iter().any(|x| x.eq_ignore_ascii_case(v)) {
+                    Ok(())
+                } else {
+                    Err(format!("'{value}' is not one of its values"))
+                }
+            }
+            "button" => Err("buttons cannot be set from engines.toml".to_string()),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// An engine's evaluation, from the side to move's point of view.
@@ -105,13 +194,23 @@ impl Engine {
         if let Some(dir) = &cfg.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd.spawn().map_err(|e| {
-            format!(
-                "engine '{}': cannot start '{}': {e}",
-                cfg.name,
-                cfg.cmd.display()
-            )
-        })?;
+        let mut child = {
+            // Spawn and register under the lock, so that `interrupt` either sees
+            // this child or has already forbidden it.
+            let mut children = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
+            if interrupted() {
+                return Err(format!("engine '{}': not started: interrupted", cfg.name));
+            }
+            let child = cmd.spawn().map_err(|e| {
+                format!(
+                    "engine '{}': cannot start '{}': {e}",
+                    cfg.name,
+                    cfg.cmd.display()
+                )
+            })?;
+            children.push(child.id());
+            child
+        };
         let stdin = child.stdin.take();
         let (tx, rx) = mpsc::channel();
         if let Some(stdout) = child.stdout.take() {
@@ -225,22 +324,50 @@ impl Engine {
             }
             None => {}
         }
+        self.check_options(options)?;
         for (key, value) in options {
-            if !self
-                .options
-                .iter()
-                .any(|o| o.name.eq_ignore_ascii_case(key))
-            {
-                log::warn!(
-                    "engine '{}' does not declare option '{key}'; sending it anyway",
-                    self.name
-                );
-            }
             self.send(&format!("setoption name {key} value {value}"))
                 .map_err(|e| format!("engine '{}': {e}", self.name))?;
         }
         self.ready(timeout)
             .map_err(|e| format!("engine '{}': {e}", self.name))
+    }
+
+    /// Every configured option must be declared by the engine (names compare
+    /// without regard to case, as UCI says) and its value must fit the declaration.
+    pub fn check_options(&self, options: &[(String, String)]) -> Result<(), String> {
+        for (key, value) in options {
+            let Some(decl) = self
+                .options
+                .iter()
+                .find(|o| o.name.eq_ignore_ascii_case(key.trim()))
+            else {
+                let declared: Vec<&str> = self
+                    .options
+                    .iter()
+                    .map(|o| o.name.as_str())
+                    .filter(|n| !n.eq_ignore_ascii_case("UCI_Variant"))
+                    .collect();
+                return Err(format!(
+                    "engine '{}' does not declare option '{key}' (it declares: {})",
+                    self.name,
+                    if declared.is_empty() {
+                        "none".to_string()
+                    } else {
+                        declared.join(", ")
+                    }
+                ));
+            };
+            decl.check_value(value).map_err(|why| {
+                format!(
+                    "engine '{}': option '{}' = {value}: {why}; the engine declares {}",
+                    self.name,
+                    decl.name,
+                    decl.describe()
+                )
+            })?;
+        }
+        Ok(())
     }
 
     /// `isready` / `readyok`, skipping anything else.
@@ -404,6 +531,8 @@ impl Drop for Engine {
         if matches!(self.child.try_wait(), Ok(None)) {
             let _ = self.child.kill();
         }
+        // Forget the pid before reaping it: once reaped it may be reused.
+        unregister_child(self.child.id());
         let _ = self.child.wait();
     }
 }
@@ -416,23 +545,34 @@ pub fn parse_option(line: &str) -> Option<UciOption> {
     let name = words[..type_at].join(" ");
     let kind = words.get(type_at + 1).copied().unwrap_or("").to_string();
     let keywords = ["default", "min", "max", "var", "type"];
-    let mut vars = Vec::new();
+    let mut opt = UciOption {
+        name,
+        kind,
+        ..UciOption::default()
+    };
     let mut i = type_at + 2;
     while i < words.len() {
-        if words[i] == "var" {
+        if keywords.contains(&words[i]) {
             let mut j = i + 1;
             let mut value = Vec::new();
             while j < words.len() && !keywords.contains(&words[j]) {
                 value.push(words[j]);
                 j += 1;
             }
-            vars.push(value.join(" "));
+            let value = value.join(" ");
+            match words[i] {
+                "var" => opt.vars.push(value),
+                "min" => opt.min = value.parse().ok(),
+                "max" => opt.max = value.parse().ok(),
+                "default" => opt.default = Some(value),
+                _ => {}
+            }
             i = j;
         } else {
             i += 1;
         }
     }
-    Some(UciOption { name, kind, vars })
+    Some(opt)
 }
 
 /// Updates score and depth from an `info` line (ignores `info string`).

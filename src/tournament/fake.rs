@@ -52,7 +52,21 @@ pub struct FakeEngineArgs {
     /// Score reported in `info` (centipawns, own point of view).
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub score: i32,
+    /// Milliseconds to wait before every `bestmove` (slow, well-behaved games).
+    #[arg(long, default_value_t = 0)]
+    pub delay_ms: u64,
+    /// Answer `go` with `bestmove` alone, without an `info` line.
+    #[arg(long)]
+    pub no_info: bool,
 }
+
+/// The options the fake engine declares besides `UCI_Variant` (for the tests of
+/// the runner's option checks): a spin, a check and a combo.
+pub const FAKE_OPTIONS: [&str; 3] = [
+    "option name Hash type spin default 16 min 1 max 1024",
+    "option name VariantEval type check default true",
+    "option name Style type combo default Normal var Solid var Normal var Risky",
+];
 
 /// Runs the fake engine on stdin/stdout until `quit` or end of input.
 pub fn run(args: FakeEngineArgs) -> Result<(), String> {
@@ -91,6 +105,7 @@ pub fn run(args: FakeEngineArgs) -> Result<(), String> {
                         vars.join(" ")
                     ));
                 }
+                r.extend(FAKE_OPTIONS.iter().map(|o| o.to_string()));
                 r.push("uciok".into());
                 r
             }
@@ -137,12 +152,17 @@ pub fn run(args: FakeEngineArgs) -> Result<(), String> {
                     }
                     _ => {}
                 }
+                if args.delay_ms > 0 {
+                    std::thread::sleep(Duration::from_millis(args.delay_ms));
+                }
                 let illegal = args.mode == FakeMode::Illegal && misbehave;
                 let mv = crate::with_variant!(variant, V => choose::<V>(&position, illegal));
-                vec![
-                    format!("info depth 1 score cp {} nodes 1", args.score),
-                    format!("bestmove {mv}"),
-                ]
+                let mut r = Vec::new();
+                if !args.no_info {
+                    r.push(format!("info depth 1 score cp {} nodes 1", args.score));
+                }
+                r.push(format!("bestmove {mv}"));
+                r
             }
             "quit" => break,
             _ => continue,

@@ -1,8 +1,14 @@
-//! `turncoat match-merge`: combines the PGN files of match shards played anywhere
-//! (e.g. `turncoat match --seed S --pgn shard-S.pgn` on several machines) into one
-//! Elo and pentanomial report. Games pair up as the runner plays them: rounds
-//! 2k-1 and 2k of a file share an opening with colours swapped.
+//! `turncoat match-merge`: combines the PGN files of one match's shards
+//! (`turncoat match --shard I/N`, played anywhere) into the report of the whole
+//! match: the same result lines `turncoat match` prints. Games are placed by their
+//! `Round` tag (the game number in the whole match); rounds 2k-1 and 2k are a game
+//! pair (one opening, colours swapped).
+//!
+//! Games that cannot be counted (no `Round` tag, a result other than `1-0`, `0-1`,
+//! `1/2-1/2`) are skipped and reported; files from different matches (variants,
+//! time controls, events or engine pairs) are refused with what differs.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -12,103 +18,201 @@ use super::stats::{Pentanomial, Wdl};
 
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// PGN files written by `turncoat match --pgn`.
+    /// PGN files written by `turncoat match --pgn` (e.g. one per shard).
     #[arg(required = true)]
     pub pgn: Vec<PathBuf>,
 }
 
-/// Score of `player` in `game` (1, 0.5, 0), or `None` if not in it / unfinished.
-fn score_of(game: &PgnGame, player: &str) -> Option<f64> {
-    let white = game.tag("White")? == player;
-    let black = game.tag("Black")? == player;
-    if !white && !black {
-        return None;
-    }
-    let s = match game.tag("Result")? {
-        "1-0" => 1.0,
-        "0-1" => 0.0,
-        "1/2-1/2" => 0.5,
-        _ => return None,
-    };
-    Some(if white { s } else { 1.0 - s })
+/// The merged report: the result lines, and notes about skipped games (for
+/// stderr).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Merged {
+    pub lines: Vec<String>,
+    pub notes: Vec<String>,
 }
 
-/// The merged report lines, from the point of view of the first file's White
-/// player of round 1.
-pub fn merge(files: &[(String, String)]) -> Result<Vec<String>, String> {
-    let mut players: Option<(String, String)> = None;
+/// What identifies a match in each game's tags: a merge needs one value of each.
+const MATCH_TAGS: [(&str, &str); 3] = [
+    ("Variant", "variants"),
+    ("TimeControl", "time controls"),
+    (
+        "Event",
+        "events (the event names the variant and time control)",
+    ),
+];
+
+fn tag_or<'a>(g: &'a PgnGame, key: &str) -> &'a str {
+    match (key, g.tag(key)) {
+        ("Variant", None) => "chess",
+        (_, Some(v)) => v,
+        (_, None) => "-",
+    }
+}
+
+/// Merges `(file name, PGN text)` pairs.
+pub fn merge(files: &[(String, String)]) -> Result<Merged, String> {
+    // (round, file, game) of every countable game; skipped games by reason.
+    let mut games: BTreeMap<u64, (String, PgnGame)> = BTreeMap::new();
+    let mut skipped: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut first: Option<(String, PgnGame)> = None;
+    for (name, text) in files {
+        let parsed = read_pgn(text).map_err(|e| format!("{name}: {e}"))?;
+        for (k, g) in parsed.into_iter().enumerate() {
+            let at = format!("{name} game {}", k + 1);
+            let Some(round) = g.tag("Round") else {
+                skipped
+                    .entry("no Round tag".to_string())
+                    .or_default()
+                    .push(at);
+                continue;
+            };
+            let Ok(round) = round.trim().parse::<u64>() else {
+                skipped
+                    .entry(format!("Round tag '{round}' is not a game number"))
+                    .or_default()
+                    .push(at);
+                continue;
+            };
+            let result = g.tag("Result").unwrap_or("");
+            if !["1-0", "0-1", "1/2-1/2"].contains(&result) {
+                skipped
+                    .entry(format!("result '{result}' is not 1-0, 0-1 or 1/2-1/2"))
+                    .or_default()
+                    .push(at);
+                continue;
+            }
+            // One match: the same variant, time control, event and engine pair.
+            if let Some((first_at, f)) = &first {
+                for (key, what) in MATCH_TAGS {
+                    let (a, b) = (tag_or(f, key), tag_or(&g, key));
+                    if a != b {
+                        return Err(format!(
+                            "cannot merge different matches: {what} differ: {first_at} has {key} \"{a}\", {at} has {key} \"{b}\""
+                        ));
+                    }
+                }
+                let pair = |x: &PgnGame| {
+                    let mut v = [
+                        tag_or(x, "White").to_string(),
+                        tag_or(x, "Black").to_string(),
+                    ];
+                    v.sort();
+                    v
+                };
+                if pair(f) != pair(&g) {
+                    let p = pair(f);
+                    return Err(format!(
+                        "cannot merge different engine pairs: {first_at} is {} vs {}, {at} is {} vs {} \
+                         (match-merge combines the games of two engines)",
+                        p[0],
+                        p[1],
+                        tag_or(&g, "White"),
+                        tag_or(&g, "Black")
+                    ));
+                }
+            } else {
+                first = Some((at.clone(), g.clone()));
+            }
+            if let Some((other, _)) = games.get(&round) {
+                return Err(format!(
+                    "game {round} is in both {other} and {at}: the files overlap (the same shard twice?)"
+                ));
+            }
+            games.insert(round, (at, g));
+        }
+    }
+    let mut notes = Vec::new();
+    let n_skipped: usize = skipped.values().map(Vec::len).sum();
+    if n_skipped > 0 {
+        notes.push(format!("skipped {n_skipped} games that cannot be counted:"));
+        for (why, at) in &skipped {
+            let shown: Vec<&str> = at.iter().take(5).map(String::as_str).collect();
+            notes.push(format!(
+                "  {} with {why} ({}{})",
+                at.len(),
+                shown.join(", "),
+                if at.len() > shown.len() { ", ..." } else { "" }
+            ));
+        }
+    }
+    let Some((_, lowest)) = games.values().next() else {
+        return Err(format!(
+            "no usable games in {}{}",
+            files
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if n_skipped > 0 {
+                format!(" ({})", notes.join(" ").trim())
+            } else {
+                String::new()
+            }
+        ));
+    };
+    // The report is from the view of the first game's White, as the runner's is.
+    let a = tag_or(lowest, "White").to_string();
+    let o = tag_or(lowest, "Black").to_string();
+    let score = |g: &PgnGame| -> f64 {
+        let s = match g.tag("Result") {
+            Some("1-0") => 1.0,
+            Some("0-1") => 0.0,
+            _ => 0.5,
+        };
+        if tag_or(g, "White") == a {
+            s
+        } else {
+            1.0 - s
+        }
+    };
     let mut wdl = Wdl::default();
     let mut ptnml = Pentanomial::default();
     let mut unpaired = 0;
-    for (name, text) in files {
-        let mut games = read_pgn(text).map_err(|e| format!("{name}: {e}"))?;
-        games.sort_by_key(|g| {
-            g.tag("Round")
-                .and_then(|r| r.parse::<u32>().ok())
-                .unwrap_or(0)
-        });
-        for g in &games {
-            let (w, b) = (g.tag("White").unwrap_or(""), g.tag("Black").unwrap_or(""));
-            let (a, o) = players
-                .get_or_insert_with(|| (w.to_string(), b.to_string()))
-                .clone();
-            if !((w == a && b == o) || (w == o && b == a)) {
-                return Err(format!(
-                    "{name}: game {} is {w} vs {b}, but the merge is {a} vs {o} (two engines only)",
-                    g.tag("Round").unwrap_or("?")
-                ));
-            }
-        }
-        let Some((a, _)) = players.clone() else {
-            continue;
-        };
-        let scores: Vec<(u32, f64)> = games
-            .iter()
-            .filter_map(|g| Some((g.tag("Round")?.parse().ok()?, score_of(g, &a)?)))
-            .collect();
-        for &(_, s) in &scores {
-            if s == 1.0 {
-                wdl.wins += 1;
-            } else if s == 0.0 {
-                wdl.losses += 1;
-            } else {
-                wdl.draws += 1;
-            }
-        }
-        let mut i = 0;
-        while i < scores.len() {
-            let (round, s) = scores[i];
-            if round % 2 == 1 && i + 1 < scores.len() && scores[i + 1].0 == round + 1 {
-                ptnml.add_pair(s, scores[i + 1].1);
-                i += 2;
-            } else {
-                unpaired += 1;
-                i += 1;
-            }
+    let rounds: Vec<(u64, f64)> = games.iter().map(|(&r, (_, g))| (r, score(g))).collect();
+    for &(_, s) in &rounds {
+        if s == 1.0 {
+            wdl.wins += 1;
+        } else if s == 0.0 {
+            wdl.losses += 1;
+        } else {
+            wdl.draws += 1;
         }
     }
-    let Some((a, o)) = players else {
-        return Err("no games in the given files".to_string());
-    };
+    let mut i = 0;
+    while i < rounds.len() {
+        let (round, s) = rounds[i];
+        if round % 2 == 1 && i + 1 < rounds.len() && rounds[i + 1].0 == round + 1 {
+            ptnml.add_pair(s, rounds[i + 1].1);
+            i += 2;
+        } else {
+            unpaired += 1;
+            i += 1;
+        }
+    }
     let mut lines = vec![wdl.score_line(&a, &o), wdl.elo_line()];
     if ptnml.pairs() > 0 {
         lines.push(ptnml.line());
     }
     if unpaired > 0 {
-        lines.push(format!(
-            "({unpaired} games without their pair are counted in the score only)"
+        notes.push(format!(
+            "{unpaired} games without their pair are counted in the score only"
         ));
     }
-    Ok(lines)
+    Ok(Merged { lines, notes })
 }
 
 pub fn run(args: MergeArgs) -> Result<(), String> {
     let mut files = Vec::new();
     for p in &args.pgn {
-        let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let text = std::fs::read_to_string(p)
+            .map_err(|e| format!("cannot read '{}': {e}", p.display()))?;
         files.push((p.display().to_string(), text));
     }
-    for line in merge(&files)? {
+    let merged = merge(&files)?;
+    for note in &merged.notes {
+        eprintln!("{note}");
+    }
+    for line in &merged.lines {
         println!("{line}");
     }
     Ok(())

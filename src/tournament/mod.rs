@@ -22,6 +22,7 @@ pub mod fake;
 pub mod merge;
 pub mod pgn;
 pub mod referee;
+pub mod resume;
 pub mod stats;
 
 use std::collections::BTreeMap;
@@ -58,6 +59,59 @@ pub struct MatchSpec {
     pub adjudication: Adjudication,
     /// PGN `Event`.
     pub event: String,
+    /// Play only this part of the match (see [`Shard`]).
+    pub shard: Option<Shard>,
+}
+
+/// `--shard I/N`: of the match's game pairs `p = 0, 1, ...` (see [`pair_index`]),
+/// play those with `p mod N == I - 1`. Game numbers, colours and openings stay
+/// those of the whole match, so the N parts' PGNs merge into it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based.
+    pub index: usize,
+    pub count: usize,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("bad shard '{s}': expected I/N with 1 <= I <= N, e.g. 2/4");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The game pair a scheduled game belongs to: pairs are numbered in schedule
+/// order, round by round and, within a round, encounter by encounter.
+pub fn pair_index(g: &Scheduled, encounters: usize) -> usize {
+    g.opening * encounters + g.encounter
+}
+
+/// The games of `spec` this run plays: the whole schedule, or its shard.
+pub fn planned_games(spec: &MatchSpec) -> Vec<Scheduled> {
+    let sched = schedule(spec.engines.len(), spec.gauntlet, spec.games);
+    match spec.shard {
+        None => sched,
+        Some(sh) => {
+            let enc = pairings(spec.engines.len(), spec.gauntlet).len();
+            sched
+                .into_iter()
+                .filter(|g| pair_index(g, enc) % sh.count == sh.index - 1)
+                .collect()
+        }
+    }
 }
 
 /// One scheduled game.
@@ -203,17 +257,41 @@ pub struct MatchReport {
     pub standings: Standings,
     /// The SPRT and its final LLR, when one was run (two engines only).
     pub sprt: Option<(Sprt, f64)>,
+    /// The match was interrupted (SIGINT / SIGTERM): `games` are those finished
+    /// and reported before it.
+    pub interrupted: bool,
+    /// How many of `games` were played by an earlier run (`--resume`).
+    pub resumed: usize,
 }
 
 /// Reports progress: called once per game, in game order.
 pub trait Progress {
     fn game_finished(&mut self, record: &GameRecord, standings: &Standings);
+
+    /// `done` of `total` openings are ready (called as they come in).
+    fn openings_progress(&mut self, _done: usize, _total: usize) {}
+
+    /// A game has started; `started` games of this run (of `to_play`) so far.
+    fn game_started(
+        &mut self,
+        _game: &Scheduled,
+        _names: &[String],
+        _started: usize,
+        _to_play: usize,
+    ) {
+    }
 }
 
 impl<F: FnMut(&GameRecord, &Standings)> Progress for F {
     fn game_finished(&mut self, record: &GameRecord, standings: &Standings) {
         self(record, standings)
     }
+}
+
+/// What a worker thread tells the reporting thread.
+enum Event {
+    Started(usize),
+    Finished(usize, Option<GameRecord>),
 }
 
 /// Checks that each engine starts, answers the handshake and offers the variant.
@@ -236,19 +314,97 @@ pub fn run_match(
     progress: &mut dyn Progress,
     pgn_out: &mut dyn FnMut(&GameRecord) -> Result<(), String>,
 ) -> Result<MatchReport, String> {
+    run_match_from(spec, Vec::new(), progress, pgn_out)
+}
+
+/// Plays the match (or its shard) after the games `done`, which an earlier run
+/// played and which must be the first games of [`planned_games`] in order
+/// (`--resume`). They count in the standings and the report but are neither
+/// replayed nor passed to `pgn_out`.
+pub fn run_match_from(
+    spec: &MatchSpec,
+    done: Vec<GameRecord>,
+    progress: &mut dyn Progress,
+    pgn_out: &mut dyn FnMut(&GameRecord) -> Result<(), String>,
+) -> Result<MatchReport, String> {
     if spec.engines.len() < 2 {
         return Err("a match needs at least two engines".to_string());
     }
     if spec.sprt.is_some() && spec.engines.len() != 2 {
         return Err("--sprt needs exactly two engines".to_string());
     }
+    if spec.sprt.is_some() && spec.shard.is_some() {
+        return Err(
+            "--sprt cannot be combined with --shard: a shard sees only part of the games; \
+             run the shards without --sprt and merge them"
+                .to_string(),
+        );
+    }
     if spec.games == 0 {
         return Err("the number of games must be positive".to_string());
     }
-    let sched = schedule(spec.engines.len(), spec.gauntlet, spec.games);
-    let rounds = sched.iter().map(|g| g.opening + 1).max().unwrap_or(0);
-    let openings = openings::openings(spec.variant, &spec.openings, rounds)?;
-    preflight(spec)?;
+    let sched = planned_games(spec);
+    if done.len() > sched.len() {
+        return Err(format!(
+            "cannot resume: {} games were already played, but this match has only {}",
+            done.len(),
+            sched.len()
+        ));
+    }
+    for (rec, g) in done.iter().zip(&sched) {
+        if rec.number != g.number || rec.white != g.white || rec.black != g.black {
+            return Err(format!(
+                "cannot resume: game {} was {} vs {}, but this match schedules game {} as {} vs {} \
+                 (different engines, games or shard?)",
+                rec.number,
+                rec.white_name,
+                rec.black_name,
+                g.number,
+                spec.engines[g.white].name,
+                spec.engines[g.black].name
+            ));
+        }
+    }
+
+    let names: Vec<String> = spec.engines.iter().map(|e| e.name.clone()).collect();
+    let mut standings = Standings::new(
+        names.clone(),
+        pairings(spec.engines.len(), spec.gauntlet),
+        sched.len(),
+    );
+    let mut sprt_state = spec.sprt.map(|s| (s, 0.0));
+    let resumed = done.len();
+    let mut games = Vec::with_capacity(sched.len());
+    let mut decided = false;
+    for (rec, g) in done.into_iter().zip(&sched) {
+        standings.add(g, &rec);
+        games.push(rec);
+        if let Some((sprt, llr)) = sprt_state.as_mut() {
+            *llr = sprt.llr(&standings.ptnml[0]);
+            decided = sprt.verdict(*llr) != Verdict::Continue;
+        }
+    }
+    let todo: Vec<Scheduled> = if decided {
+        Vec::new()
+    } else {
+        sched[resumed..].to_vec()
+    };
+
+    // The engines first (a quick check), then the openings (which may take
+    // minutes): a bad engine or option is reported at once.
+    if !todo.is_empty() {
+        preflight(spec)?;
+    }
+    let mut wanted: Vec<usize> = todo.iter().map(|g| g.opening).collect();
+    wanted.dedup();
+    let openings = openings::openings_at(
+        spec.variant,
+        &spec.openings,
+        &wanted,
+        spec.concurrency,
+        &mut |k, n| progress.openings_progress(k, n),
+        &engine::interrupted,
+    )?;
 
     let settings = GameSettings {
         variant: spec.variant,
@@ -259,44 +415,43 @@ pub fn run_match(
         stop_grace: spec.stop_grace,
         adjudication: spec.adjudication,
     };
-    let names: Vec<String> = spec.engines.iter().map(|e| e.name.clone()).collect();
-    let mut standings = Standings::new(
-        names,
-        pairings(spec.engines.len(), spec.gauntlet),
-        sched.len(),
-    );
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let workers = spec.concurrency.clamp(1, sched.len().max(1));
-    let mut games = Vec::with_capacity(sched.len());
-    let mut sprt_state = spec.sprt.map(|s| (s, 0.0));
+    let workers = spec.concurrency.clamp(1, todo.len().max(1));
     let mut error: Option<String> = None;
+    let mut started = 0;
 
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, Option<GameRecord>)>();
+        let (tx, rx) = mpsc::channel::<Event>();
         for _ in 0..workers {
             let tx = tx.clone();
-            let (sched, openings, settings, next, stop) =
-                (&sched, &openings, &settings, &next, &stop);
+            let (todo, openings, settings, next, stop) =
+                (&todo, &openings, &settings, &next, &stop);
             let engines = &spec.engines;
             scope.spawn(move || {
                 let mut slots: Vec<EngineSlot> =
                     engines.iter().cloned().map(EngineSlot::new).collect();
                 loop {
-                    if stop.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) || engine::interrupted() {
                         break;
                     }
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(g) = sched.get(i) else { break };
+                    let Some(g) = todo.get(i) else { break };
+                    let Some(start_fen) = openings.get(&g.opening) else {
+                        break;
+                    };
+                    if tx.send(Event::Started(i)).is_err() {
+                        break;
+                    }
                     let (w, b) = pair_mut(&mut slots, g.white, g.black);
                     let game = GameSpec {
                         number: g.number,
                         white: g.white,
                         black: g.black,
-                        start_fen: &openings[g.opening],
+                        start_fen,
                     };
                     let rec = referee::play_game(&game, w, b, settings, stop);
-                    if tx.send((i, rec)).is_err() {
+                    if tx.send(Event::Finished(i, rec)).is_err() {
                         break;
                     }
                 }
@@ -306,12 +461,24 @@ pub fn run_match(
 
         let mut pending: BTreeMap<usize, Option<GameRecord>> = BTreeMap::new();
         let mut next_report = 0;
-        for (i, rec) in rx {
+        for event in rx {
+            let (i, rec) = match event {
+                Event::Started(i) => {
+                    started += 1;
+                    if !stop.load(Ordering::Relaxed) && !engine::interrupted() {
+                        progress.game_started(&todo[i], &names, started, todo.len());
+                    }
+                    continue;
+                }
+                Event::Finished(i, rec) => (i, rec),
+            };
             pending.insert(i, rec);
             while let Some(rec) = pending.remove(&next_report) {
-                let g = sched[next_report];
+                let g = todo[next_report];
                 next_report += 1;
-                if stop.load(Ordering::Relaxed) {
+                // After an interruption the engines were killed: games ending
+                // now did not end on the board.
+                if stop.load(Ordering::Relaxed) || engine::interrupted() {
                     continue;
                 }
                 let Some(rec) = rec else { continue };
@@ -338,6 +505,8 @@ pub fn run_match(
         games,
         standings,
         sprt: sprt_state,
+        interrupted: engine::interrupted(),
+        resumed,
     })
 }
 

@@ -433,3 +433,34 @@ fn replay_v<V: Variant>(game: &PgnGame, variant: VariantKind) -> Result<Replayed
         outcome: g.outcome(),
     })
 }
+
+/// The complete games at the start of `text` (a PGN file this runner was writing
+/// when it was killed) and the length of the text they take, up to the blank line
+/// after the last one: a game cut short at the end is not among them.
+pub fn complete_prefix(text: &str) -> (Vec<PgnGame>, usize) {
+    // Our games each start with an `[Event` line; split there and accept chunks
+    // while each reads as exactly one finished game.
+    let mut starts: Vec<usize> = text
+        .match_indices("\n[Event ")
+        .map(|(i, _)| i + 1)
+        .collect();
+    if text.starts_with("[Event ") {
+        starts.insert(0, 0);
+    }
+    let mut games = Vec::new();
+    let mut end = 0;
+    for (k, &start) in starts.iter().enumerate() {
+        if start != end && !text[end..start].trim().is_empty() {
+            break;
+        }
+        let stop = starts.get(k + 1).copied().unwrap_or(text.len());
+        match read_pgn(&text[start..stop]) {
+            Ok(mut g) if g.len() == 1 && RESULTS[..3].contains(&g[0].result.as_str()) => {
+                games.push(g.remove(0));
+                end = stop;
+            }
+            _ => break,
+        }
+    }
+    (games, end)
+}

@@ -421,8 +421,8 @@ pub struct GameSpec<'a> {
     pub start_fen: &'a str,
 }
 
-/// Plays one game. Returns `None` only when `stop` was raised (the game is then
-/// abandoned without a result).
+/// Plays one game. Returns `None` only when `stop` was raised or the runner was
+/// interrupted (the game is then abandoned without a result).
 pub fn play_game(
     spec: &GameSpec<'_>,
     white: &mut EngineSlot,
@@ -504,7 +504,7 @@ fn play_game_v<V: Variant>(
     let mut adj = AdjState::default();
 
     loop {
-        if stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) || super::engine::interrupted() {
             return None;
         }
         if let Some(outcome) = game.outcome() {

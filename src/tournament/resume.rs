@@ -1,0 +1,369 @@
+//! The PGN file of a running match and what lets a match outlive its process:
+//!
+//! - the PGN is opened (and its directory created) before anything else, so an
+//!   unwritable path is an error before the first game, and it is locked
+//!   exclusively (`flock`), so a second match writing the same path is refused
+//!   instead of interleaving its games; the kernel drops the lock when the
+//!   process ends, however it ends, so a killed run leaves no stale lock;
+//! - beside it, `<pgn>.state` records the options that define the match (written
+//!   atomically: a temporary file, then a rename), so that `--resume` replays the
+//!   same schedule from the same seed, and refuses a command line that would
+//!   define another match;
+//! - `--resume` reads the games the PGN already holds (a game cut short by a kill
+//!   is dropped and replayed), and the runner plays the rest after them.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use super::pgn::{self, PgnGame};
+use super::referee::{GameRecord, GameResult, PlayedMove, Termination};
+use super::MatchSpec;
+use crate::rules::fen;
+use crate::rules::position::Position;
+
+/// The PGN output of a match: open, locked, and written game by game.
+pub struct PgnFile {
+    pub path: PathBuf,
+    file: File,
+    /// Truncate before the first game (a new match overwrites an old PGN, but only
+    /// once it has a game to write, so a match that fails to start leaves it).
+    truncate_first: bool,
+    /// The file did not exist before: removed again if no game gets written.
+    created: bool,
+    written: usize,
+}
+
+impl PgnFile {
+    /// Opens (creating it and its directory if needed) and locks `path`; nothing
+    /// in it is changed yet.
+    pub fn open(path: &Path) -> Result<PgnFile, String> {
+        if path.is_dir() {
+            return Err(format!(
+                "cannot write PGN file '{}': it is a directory",
+                path.display()
+            ));
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create the PGN directory '{}': {e}", dir.display()))?;
+        }
+        let created = !path.exists();
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| format!("cannot write PGN file '{}': {e}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(format!(
+                    "PGN file '{}' is locked: another match is writing it; give this one \
+                     another --pgn path, or wait for that match to end",
+                    path.display()
+                ))
+            }
+            Err(TryLockError::Error(e)) => {
+                return Err(format!("cannot lock PGN file '{}': {e}", path.display()))
+            }
+        }
+        Ok(PgnFile {
+            path: path.to_path_buf(),
+            file,
+            truncate_first: true,
+            created,
+            written: 0,
+        })
+    }
+
+    /// For `--resume`: the complete games the file holds, in file order. A game
+    /// cut short at the end (the previous run was killed while writing it) is cut
+    /// off the file; anything else that is not a complete game is an error.
+    pub fn take_games(&mut self) -> Result<Vec<PgnGame>, String> {
+        let err =
+            |e: std::io::Error| format!("cannot read PGN file '{}': {e}", self.path.display());
+        let mut bytes = Vec::new();
+        self.file.seek(SeekFrom::Start(0)).map_err(err)?;
+        self.file.read_to_end(&mut bytes).map_err(err)?;
+        let text = String::from_utf8_lossy(&bytes);
+        let (games, end) = pgn::complete_prefix(&text);
+        let tail = &text[end..];
+        if !tail.trim().is_empty() {
+            if let Ok(more) = pgn::read_pgn(tail) {
+                if !more.is_empty() {
+                    return Err(format!(
+                        "cannot resume from '{}': after its {} games of this runner it holds {} more \
+                         games it cannot place (not written by `turncoat match`?)",
+                        self.path.display(),
+                        games.len(),
+                        more.len()
+                    ));
+                }
+            }
+            log::warn!(
+                "{}: dropping an unfinished game at the end ({} bytes); it will be replayed",
+                self.path.display(),
+                tail.len()
+            );
+        }
+        // `end` is a byte offset in the lossy text; the file is UTF-8 written by us,
+        // so it is the same offset in the file.
+        let werr =
+            |e: std::io::Error| format!("cannot write PGN file '{}': {e}", self.path.display());
+        self.file.set_len(end as u64).map_err(werr)?;
+        self.file.seek(SeekFrom::End(0)).map_err(werr)?;
+        let kept = &text[..end];
+        if !kept.is_empty() && !kept.ends_with("\n\n") {
+            let pad = if kept.ends_with('\n') { "\n" } else { "\n\n" };
+            self.file.write_all(pad.as_bytes()).map_err(werr)?;
+        }
+        self.truncate_first = false;
+        self.created = false;
+        Ok(games)
+    }
+
+    /// Appends one game (one write, then flush).
+    pub fn write_game(&mut self, text: &str) -> Result<(), String> {
+        let err =
+            |e: std::io::Error| format!("cannot write PGN file '{}': {e}", self.path.display());
+        if self.truncate_first {
+            self.file.set_len(0).map_err(err)?;
+            self.truncate_first = false;
+        }
+        self.file.seek(SeekFrom::End(0)).map_err(err)?;
+        self.file.write_all(text.as_bytes()).map_err(err)?;
+        self.file.flush().map_err(err)?;
+        self.written += 1;
+        Ok(())
+    }
+
+    /// Removes the file (and its state file) if this run created it and wrote no
+    /// game: a match that failed to start leaves no empty PGN behind.
+    pub fn discard_if_unused(self) {
+        if self.created && self.written == 0 {
+            let _ = std::fs::remove_file(&self.path);
+            let _ = std::fs::remove_file(state_path(&self.path));
+        }
+    }
+}
+
+/// `<pgn>.state`, beside the PGN.
+pub fn state_path(pgn: &Path) -> PathBuf {
+    let mut name = pgn
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(".state");
+    pgn.with_file_name(name)
+}
+
+/// The options that define a match's games, as (key, value) in a fixed order.
+/// Two runs with the same fingerprint schedule the same games.
+pub fn fingerprint(spec: &MatchSpec) -> Vec<(String, String)> {
+    let mut v = vec![
+        ("variant".to_string(), spec.variant.to_string()),
+        (
+            "engines".to_string(),
+            spec.engines
+                .iter()
+                .map(|e| e.name.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
+        ),
+    ];
+    for e in &spec.engines {
+        v.push((
+            format!("engine {}", e.name),
+            format!(
+                "cmd {} args [{}] options [{}]",
+                e.cmd.display(),
+                e.args.join(" "),
+                e.options
+                    .iter()
+                    .map(|(k, x)| format!("{k}={x}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    v.extend([
+        ("gauntlet".to_string(), spec.gauntlet.to_string()),
+        ("games".to_string(), spec.games.to_string()),
+        ("limit".to_string(), spec.limit.describe()),
+        ("openings".to_string(), format!("{:?}", spec.openings)),
+        (
+            "shard".to_string(),
+            spec.shard.map_or("none".to_string(), |s| s.to_string()),
+        ),
+        (
+            "sprt".to_string(),
+            spec.sprt.map_or("none".to_string(), |s| {
+                format!(
+                    "{},{},{},{},{}",
+                    s.elo0,
+                    s.elo1,
+                    s.alpha,
+                    s.beta,
+                    s.model.name()
+                )
+            }),
+        ),
+        (
+            "adjudication".to_string(),
+            format!("{:?}", spec.adjudication),
+        ),
+    ]);
+    v
+}
+
+/// What `<pgn>.state` holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchState {
+    /// The seed of the random openings (absent when the match has none).
+    pub seed: Option<u64>,
+    pub fingerprint: Vec<(String, String)>,
+}
+
+impl MatchState {
+    pub fn of(spec: &MatchSpec) -> MatchState {
+        let seed = match spec.openings {
+            super::openings::OpeningSource::Random { seed, .. } => Some(seed),
+            _ => None,
+        };
+        MatchState {
+            seed,
+            fingerprint: fingerprint(spec),
+        }
+    }
+
+    /// Writes the state atomically: `<state>.tmp`, then a rename over `<state>`.
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let mut map: BTreeMap<String, String> = self.fingerprint.iter().cloned().collect();
+        if let Some(s) = self.seed {
+            map.insert("seed".to_string(), s.to_string());
+        }
+        let body =
+            toml::to_string(&map).map_err(|e| format!("cannot encode the match state: {e}"))?;
+        let text = format!(
+            "# turncoat match: the options of the match whose games are in the PGN beside\n\
+             # this file; `turncoat match ... --resume` continues it.\n{body}"
+        );
+        let mut tmp = path.as_os_str().to_os_string();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let err = |e: std::io::Error| format!("cannot write match state '{}': {e}", tmp.display());
+        {
+            let mut f = File::create(&tmp).map_err(err)?;
+            f.write_all(text.as_bytes()).map_err(err)?;
+            f.sync_all().map_err(err)?;
+        }
+        std::fs::rename(&tmp, path)
+            .map_err(|e| format!("cannot write match state '{}': {e}", path.display()))
+    }
+
+    /// Reads a state file; `Ok(None)` if there is none.
+    pub fn read(path: &Path) -> Result<Option<MatchState>, String> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("cannot read match state '{}': {e}", path.display())),
+        };
+        let mut map: BTreeMap<String, String> = toml::from_str(&text).map_err(|e| {
+            format!(
+                "{}: not a match state file: {}",
+                path.display(),
+                e.message()
+            )
+        })?;
+        let seed = match map.remove("seed") {
+            None => None,
+            Some(s) => Some(
+                s.parse::<u64>()
+                    .map_err(|_| format!("{}: bad seed '{s}'", path.display()))?,
+            ),
+        };
+        Ok(Some(MatchState {
+            seed,
+            fingerprint: map.into_iter().collect(),
+        }))
+    }
+
+    /// The options that differ from `other` (this = the earlier run), as
+    /// `key: 'then' -> 'now'`.
+    pub fn differences(&self, now: &MatchState) -> Vec<String> {
+        let then: BTreeMap<&String, &String> =
+            self.fingerprint.iter().map(|(k, v)| (k, v)).collect();
+        let current: BTreeMap<&String, &String> =
+            now.fingerprint.iter().map(|(k, v)| (k, v)).collect();
+        let mut keys: Vec<&String> = then.keys().chain(current.keys()).copied().collect();
+        keys.sort();
+        keys.dedup();
+        keys.into_iter()
+            .filter_map(|k| {
+                let (a, b) = (then.get(k), current.get(k));
+                (a != b).then(|| {
+                    format!(
+                        "{k}: '{}' then, '{}' now",
+                        a.map_or("-", |s| s.as_str()),
+                        b.map_or("-", |s| s.as_str())
+                    )
+                })
+            })
+            .collect()
+    }
+}
+
+/// A game read back from the PGN as the record the runner had made of it (result,
+/// players, opening and moves as written; enough for the standings and report).
+pub fn record_from_pgn(g: &PgnGame, spec: &MatchSpec, file: &Path) -> Result<GameRecord, String> {
+    let round = g.tag("Round").unwrap_or("?");
+    let bad = |what: String| format!("{}: game {round}: {what}", file.display());
+    let number: usize = round
+        .parse()
+        .map_err(|_| bad("no numeric Round tag".to_string()))?;
+    let index = |tag: &str| -> Result<usize, String> {
+        let name = g.tag(tag).unwrap_or("");
+        spec.engines
+            .iter()
+            .position(|e| e.name == name)
+            .ok_or_else(|| bad(format!("{tag} '{name}' is not an engine of this match")))
+    };
+    let (white, black) = (index("White")?, index("Black")?);
+    let result = match g.tag("Result").unwrap_or(&g.result) {
+        "1-0" => GameResult::WhiteWins,
+        "0-1" => GameResult::BlackWins,
+        "1/2-1/2" => GameResult::Draw,
+        other => return Err(bad(format!("result '{other}' is not a finished game"))),
+    };
+    let start_fen = match g.tag("FEN") {
+        Some(f) => f.to_string(),
+        None => crate::with_variant!(spec.variant, V => fen::format(&Position::<V>::startpos())),
+    };
+    Ok(GameRecord {
+        number,
+        white,
+        black,
+        white_name: spec.engines[white].name.clone(),
+        black_name: spec.engines[black].name.clone(),
+        start_fen,
+        moves: g
+            .moves
+            .iter()
+            .map(|m| PlayedMove {
+                token: m.clone(),
+                score: None,
+                depth: None,
+                time_ms: 0,
+            })
+            .collect(),
+        result,
+        termination: g
+            .tag("Termination")
+            .and_then(Termination::from_pgn_tag)
+            .unwrap_or(Termination::Normal),
+        reason: g.comments.last().cloned().flatten().unwrap_or_default(),
+    })
+}
