@@ -603,6 +603,16 @@ impl<'a, V: Policy> Worker<'a, V> {
         if completed_depth == 0 {
             completed = self.root_moves.clone();
             completed.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            // Even a search stopped inside its first iteration says what it
+            // knows before `bestmove` (runners log a score per move): the best
+            // searched move's score, or the static evaluation when none was.
+            if self.id == 0 {
+                if completed[0].score <= -INF {
+                    completed[0].score = self.evaluate(root, 0);
+                }
+                self.root_moves = completed.clone();
+                report(self.info(root, 1, 0));
+            }
         }
         let best = &completed[0];
         let mut pos = *root;
