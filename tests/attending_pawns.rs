@@ -584,11 +584,15 @@ fn evaluation_prefers_attached_pawns() {
 
 /// An unattached passed pawn cannot walk its road: the variant takes back the
 /// shared passed-pawn bonus on top of the unattached penalty (-25).
+///
+/// Worked value: Attending Pawns evaluates with the hand-set weights (its
+/// evaluation is not tuned), whose passed-pawn bonus on the sixth rank (relative
+/// rank index 5) is S(40, 70); the discount is the plain mean (40 + 70) / 2 = 55,
+/// so the pawn on e6 scores -25 - 55 = -80.
 #[test]
 fn evaluation_discounts_unattached_passed_pawns() {
-    let w = turncoat::engine::eval::weights_for::<V>().passed[5];
     let passed = pos("k7/8/4P3/8/8/8/8/4K3 w - - 0 1 -");
-    assert_eq!(V::evaluate(&passed), -25 - (w.0 + w.1) / 2);
+    assert_eq!(V::evaluate(&passed), -80);
     // Blocked by f7 (and blocking it): both unattached, neither passed.
     let blocked = pos("k7/5p2/4P3/8/8/8/8/4K3 w - - 0 1 -");
     assert_eq!(V::evaluate(&blocked), 0);
