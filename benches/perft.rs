@@ -131,8 +131,7 @@ fn variants(which: &str) {
         }
         ran = true;
         println!("{} {}: {}", case.variant.name(), case.label, case.fen);
-        let got =
-            with_variant!(case.variant, V => measure::<V>(case.fen, case.depth));
+        let got = with_variant!(case.variant, V => measure::<V>(case.fen, case.depth));
         let gps = report(case.variant.name(), case.depth, got);
         if let Some(chess) = case.chess {
             let cgps = report("chess", case.depth, measure::<Chess>(chess, case.depth));

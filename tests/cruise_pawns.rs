@@ -953,4 +953,3 @@ fn naive_shoot_downs(p: &Position<V>) -> BTreeSet<String> {
     }
     out
 }
-

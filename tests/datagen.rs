@@ -74,7 +74,11 @@ fn positions_are_quiet_legal_and_labelled() {
                 linked += 1;
                 let token = game::token(&here, mv);
                 assert!(mv.promotion.is_none(), "promotion {token} from {}", pair[0]);
-                assert!(mv.kind != MoveKind::EnPassant, "en passant {token} from {}", pair[0]);
+                assert!(
+                    mv.kind != MoveKind::EnPassant,
+                    "en passant {token} from {}",
+                    pair[0]
+                );
                 assert!(
                     !here.by_color(!here.turn()).contains(mv.to),
                     "capture {token} from {}",
@@ -84,7 +88,11 @@ fn positions_are_quiet_legal_and_labelled() {
         }
     }
     // Most moves of a game are quiet: the check above must have had work to do.
-    assert!(linked * 2 > lines.len(), "only {linked} of {} lines linked", lines.len());
+    assert!(
+        linked * 2 > lines.len(),
+        "only {linked} of {} lines linked",
+        lines.len()
+    );
 }
 
 #[test]

@@ -83,7 +83,10 @@ fn saves_an_attacked_queen() {
     assert!(best.starts_with("d4"), "queen left en prise: {best}");
     // Material is level once the queen is safe (the engine gives about +1.4 for
     // Black's lead in development): a lost queen (-900) or a phantom win fails.
-    assert!(matches!(score, Score::Cp(cp) if (-100..300).contains(&cp)), "{score:?}");
+    assert!(
+        matches!(score, Score::Cp(cp) if (-100..300).contains(&cp)),
+        "{score:?}"
+    );
 }
 
 #[test]
@@ -110,7 +113,10 @@ fn does_not_walk_into_a_fork() {
     // Rook against knight: ahead, though often only a draw with best play
     // (Stockfish 15.1 at depth 16 says +0.37). Bounded on both sides: dropping
     // the rook (about -3) or believing in a won game (a rook up, +5) fails.
-    assert!(matches!(score, Score::Cp(cp) if cp > 0 && cp < 300), "{score:?}");
+    assert!(
+        matches!(score, Score::Cp(cp) if cp > 0 && cp < 300),
+        "{score:?}"
+    );
 }
 
 #[test]
@@ -164,8 +170,16 @@ fn two_threads_find_the_same_mates() {
             let r = search::search(&pos, &[], &depth(d), &options, &shared, &mut |info| {
                 last = Some(info.score)
             });
-            assert_eq!(r.best.as_deref(), Some(best), "{threads} threads: {fen_str}");
-            assert_eq!(last, Some(Score::Mate(mate)), "{threads} threads: {fen_str}");
+            assert_eq!(
+                r.best.as_deref(),
+                Some(best),
+                "{threads} threads: {fen_str}"
+            );
+            assert_eq!(
+                last,
+                Some(Score::Mate(mate)),
+                "{threads} threads: {fen_str}"
+            );
         }
     }
 }

@@ -83,11 +83,22 @@ fn check<V: Policy>(one: (&str, &[&str]), two: (&str, &[&str])) {
     found.sort();
     assert_eq!(found, one.1, "{} mates in 1 of {}", V::NAME, one.0);
     let (best, score) = search(&pos, 4);
-    assert!(one.1.contains(&best.as_str()), "{}: {best} in {}", V::NAME, one.0);
+    assert!(
+        one.1.contains(&best.as_str()),
+        "{}: {best} in {}",
+        V::NAME,
+        one.0
+    );
     assert_eq!(score, Score::Mate(1), "{}: {}", V::NAME, one.0);
 
     let pos: Position<V> = fen::parse(two.0).unwrap_or_else(|e| panic!("{}: {e}", two.0));
-    assert!(mates_in_one(&pos).is_empty(), "{}: mate in 1 in {}: {:?}", V::NAME, two.0, mates_in_one(&pos));
+    assert!(
+        mates_in_one(&pos).is_empty(),
+        "{}: mate in 1 in {}: {:?}",
+        V::NAME,
+        two.0,
+        mates_in_one(&pos)
+    );
     let mut firsts: Vec<String> = moves(&pos)
         .into_iter()
         .map(|(t, _)| t)
@@ -102,7 +113,12 @@ fn check<V: Policy>(one: (&str, &[&str]), two: (&str, &[&str])) {
         V::NAME,
         two.0
     );
-    assert!(two.1.contains(&best.as_str()), "{}: {best} in {}", V::NAME, two.0);
+    assert!(
+        two.1.contains(&best.as_str()),
+        "{}: {best} in {}",
+        V::NAME,
+        two.0
+    );
     assert_eq!(score, Score::Mate(2), "{}: {}", V::NAME, two.0);
 }
 
@@ -126,10 +142,7 @@ const BACK_RANK_TWO: (&str, &[&str]) = ("r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 
 /// field `g1g2`) the black pawns are unattached and the king has no pawn to
 /// place: the back-rank mates work as in chess.
 const ATTENDED_ONE: (&str, &[&str]) = ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1 g1g2", &["d1d8"]);
-const ATTENDED_TWO: (&str, &[&str]) = (
-    "r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1 g1g2",
-    &["b2b8"],
-);
+const ATTENDED_TWO: (&str, &[&str]) = ("r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1 g1g2", &["b2b8"]);
 
 #[test]
 fn chess() {
@@ -177,15 +190,18 @@ fn cruise_pawns() {
 /// knight e5 is two jumps from b6 / c7). Black's only moves are the h-pawn's
 /// (it keeps a move: a king with no legal move would be a draw).
 ///
-/// - 1. Nd7 or Nc4, h6 / h5, 2. Nb6 converts the king; Black, kingless, has no
-///   move that wins one back.
-/// - 1. Bd6 (still covering b8 along d6-c7-b8), h6 / h5 (the cascade turns the
-///   a7 pawn black: only the black king sees a7), 2. Rb8 sees a8.
-/// - Not 1. Bc7: 1... Kb8! and the cascade (rule 4) turns both a7 and c7 black,
-///   so b8 has rook b1 against bishop c7, 1 to 1, and the king is legal there
-///   (rule 5 judges after the cascade). Then nothing mates in one.
+/// - Nd7 or Nc4, then after h6 / h5 Nb6 converts the king; Black, kingless,
+///   has no move that wins one back.
+/// - Bd6 (still covering b8 along d6-c7-b8), then after h6 / h5 (the cascade
+///   turns the a7 pawn black: only the black king sees a7) Rb8 sees a8.
+/// - Not Bc7: Kb8! and the cascade (rule 4) turns both a7 and c7 black, so b8
+///   has rook b1 against bishop c7, 1 to 1, and the king is legal there (rule 5
+///   judges after the cascade). Then nothing mates in one.
 const PACIFIST_ONE: (&str, &[&str]) = ("7k/8/8/8/8/8/8/R3K3 w - - 0 1", &["a1a8"]);
-const PACIFIST_TWO: (&str, &[&str]) = ("kB6/P6p/8/4N3/8/8/8/1R4K1 w - - 0 1", &["b8d6", "e5c4", "e5d7"]);
+const PACIFIST_TWO: (&str, &[&str]) = (
+    "kB6/P6p/8/4N3/8/8/8/1R4K1 w - - 0 1",
+    &["b8d6", "e5c4", "e5d7"],
+);
 
 #[test]
 fn pacifist() {

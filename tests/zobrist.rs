@@ -56,7 +56,13 @@ fn random_games<V: Variant>(games: u64, plies: usize, extra: &[&str]) -> usize {
                 // The key from scratch of the same position read back from its
                 // FEN agrees too (state printed and read, nothing hidden).
                 let reread: Position<V> = fen::parse(&fen::format(&pos)).expect("own FEN");
-                assert_eq!(reread.key(), pos.key(), "{}: {}", V::NAME, fen::format(&pos));
+                assert_eq!(
+                    reread.key(),
+                    pos.key(),
+                    "{}: {}",
+                    V::NAME,
+                    fen::format(&pos)
+                );
                 checked += 1;
             }
         }
