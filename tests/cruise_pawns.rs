@@ -8,7 +8,7 @@ use common::sorted;
 
 use std::collections::BTreeSet;
 
-use shakmaty::{attacks, Color, Role, Square};
+use shakmaty::{attacks, Bitboard, Color, Role, Square};
 use turncoat::engine::policy::Policy;
 use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
@@ -17,7 +17,7 @@ use turncoat::rules::perft;
 use turncoat::rules::position::Position;
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::cruise_pawns::{
-    detonated, is_shoot_down, CruisePawns, Path, LAUNCH,
+    detonated, is_shoot_down, shift, CruisePawns, Path, LAUNCH,
 };
 use turncoat::rules::variants::Variant;
 
@@ -232,6 +232,81 @@ fn rule1_paths_never_revisit_and_corners_are_dead_ends() {
         }
     }
     assert!(!corner_mid, "a corner can be an intermediate square");
+
+    // The engine's own step table agrees with this geometry: `shift` moves every
+    // square one step in each of the eight directions, in the same N, NE, E, SE,
+    // S, SW, W, NW order, dropping what leaves the board.
+    const D: [(i32, i32); 8] = [
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+    ];
+    for sq in (0..64).map(Square::new) {
+        for (d, &(df, dr)) in D.iter().enumerate() {
+            let (f, r) = (sq.file() as i32 + df, sq.rank() as i32 + dr);
+            let want = if (0..8).contains(&f) && (0..8).contains(&r) {
+                Bitboard::from_square(Square::new((r * 8 + f) as u32))
+            } else {
+                Bitboard::EMPTY
+            };
+            assert_eq!(shift(Bitboard::from_square(sq), d), want, "{sq} dir {d}");
+        }
+    }
+    // And every path the generator produces has this shape: each step to a
+    // neighbour, turns of at most 45 degrees, no square twice (the launch square
+    // included), no corner before the target, at most 7 squares. The positions
+    // put targets in corners and on edges and friendly pieces (flown through) in
+    // the other corners, where a wrong table would let a path continue.
+    let mut paths = 0;
+    let mut into_corner = 0;
+    for f in [
+        "N6n/8/8/3P4/8/8/8/nK1k3N w - - 0 1",
+        "n6N/8/8/8/4p3/8/8/Nk1K3n b - - 0 1",
+        "7r/P7/8/8/8/8/8/K6k w - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let p = pos(f);
+        let mut moves = MoveList::new();
+        V::legal_moves(&p, &mut moves);
+        for mv in moves.iter().filter(|m| m.kind == LAUNCH && m.extra != 0) {
+            let path = Path(mv.extra);
+            let token = game::token(&p, *mv);
+            assert!((1..=7).contains(&path.len()), "{f}: {token}");
+            assert_eq!(path.target(), Some(mv.to), "{f}: {token}");
+            let squares: Vec<Square> = std::iter::once(mv.from).chain(path.squares()).collect();
+            let unique: BTreeSet<Square> = squares.iter().copied().collect();
+            assert_eq!(unique.len(), squares.len(), "{f}: {token} revisits");
+            let mut last_dir = None;
+            for w in squares.windows(2) {
+                let step = (
+                    w[1].file() as i32 - w[0].file() as i32,
+                    w[1].rank() as i32 - w[0].rank() as i32,
+                );
+                let dir = D
+                    .iter()
+                    .position(|&s| s == step)
+                    .unwrap_or_else(|| panic!("{f}: {token} jumps {} -> {}", w[0], w[1]));
+                if let Some(prev) = last_dir {
+                    let turn = (dir + 8 - prev) % 8;
+                    assert!(turn <= 1 || turn == 7, "{f}: {token} turns too sharply");
+                }
+                last_dir = Some(dir);
+            }
+            let corners = [Square::A1, Square::A8, Square::H1, Square::H8];
+            for sq in path.intermediate() {
+                assert!(!corners.contains(&sq), "{f}: {token} passes corner {sq}");
+            }
+            into_corner += usize::from(corners.contains(&mv.to));
+            paths += 1;
+        }
+    }
+    assert!(paths > 200, "{paths}");
+    assert!(into_corner > 40, "{into_corner}");
 }
 
 // ----- rule 3: shoot-downs and detonation -----
@@ -624,7 +699,29 @@ fn noisy_moves_hold_launches_shoot_downs_and_captures() {
     assert!(noisy.iter().all(|m| V::is_noisy(&q, *m)));
     // Nothing on the way to h8 is attacked: one unstoppable path suffices.
     assert_eq!(launches, 1);
-    assert!(V::gain_estimate(&q, noisy[0]) > 0 || noisy.len() > 1);
+    assert_eq!(noisy.len(), 5);
+    // Gains (docs/RULES.md values P 100, N 320, B 330, R 500, Q 900): the launch
+    // destroys the rook (500); a promotion gains the new piece less the pawn.
+    for mv in &noisy {
+        let token = game::token(&q, *mv);
+        let want = match token.as_str() {
+            "a7a8q" => 800,
+            "a7a8r" => 400,
+            "a7a8b" => 230,
+            "a7a8n" => 220,
+            t if t.starts_with("a7*") && t.ends_with("h8") => 500,
+            t => panic!("unexpected noisy move {t}"),
+        };
+        assert_eq!(V::gain_estimate(&q, *mv), want, "{token}");
+    }
+    // In flight, a shoot-down saves the target: its gain is the target's value
+    // (knight b8, 320), plus the promotion's for pawn b7 shooting down on c8.
+    let r = pos("1N6/1P6/8/8/8/8/8/K6k w - - 0 2 e6*d7c8b8");
+    for (token, want) in [("b8d7", 320), ("b7c8q", 320 + 800), ("b7c8n", 320 + 220)] {
+        let mv = game::find_move(&r, token).expect(token);
+        assert!(is_shoot_down(mv), "{token}");
+        assert_eq!(V::gain_estimate(&r, mv), want, "{token}");
+    }
 }
 
 #[test]
@@ -697,12 +794,36 @@ fn evaluation_is_colour_symmetric() {
 
 #[test]
 fn perft_hand_counts() {
-    // Depth 1 of the boxed-in pawn (10, listed above); depth 2: after each of the
-    // ten moves Black answers. Check perft equals the sum of the divide.
+    // Depth 1 of the boxed-in pawn (10, listed above). Depth 2: Black's replies
+    // after each of the ten moves, worked out independently of the engine's
+    // generator: the ordinary chess moves of the (detonated) board, counted by
+    // hand and with shakmaty's chess generator, plus pawn h3's launches from this
+    // file's naive enumerator (no shoot-downs: every path flown is k <= 1). For
+    // example after h4*g4 the bishop is gone: king a8 3, knight g5 5 (e6 e4 f7
+    // h7 f3), rook h5 4 (h6 h7 h8 h4), knight g3 5 (e2 e4 f1 f5 h1), h3h2, and
+    // the self-detonation h3* = 19. With the white pawn still on h4, pawn h3 has
+    // three launches: h3*, h3*h4 and the seven-square loop h3*g2f2e3e4f5g5h4.
     let p = pos("k7/8/8/6nr/6bP/6np/8/K7 w - - 0 1");
     assert_eq!(perft::perft(&p, 1), 10);
-    let d2: u64 = perft::divide(&p, 2, 1).iter().map(|(_, n)| n).sum();
-    assert_eq!(perft::perft(&p, 2), d2);
+    let want: Vec<(String, u64)> = [
+        ("a1a2", 25 + 3),
+        ("a1b1", 25 + 3),
+        ("a1b2", 25 + 3),
+        ("h4*", 25 + 1),
+        ("h4*g3", 20 + 1),
+        ("h4*g4", 18 + 1),
+        ("h4*g5", 27 + 1),
+        ("h4*h3", 29),
+        ("h4*h5", 23 + 1),
+        ("h4g5", 21 + 5),
+    ]
+    .iter()
+    .map(|&(t, n)| (t.to_string(), n))
+    .collect();
+    let mut got = perft::divide(&p, 2, 1);
+    got.sort();
+    assert_eq!(got, want);
+    assert_eq!(perft::perft(&p, 2), 257);
     // Missile in flight with no reply: perft 1 is 0.
     assert_eq!(
         perft::perft(&pos("R3n2k/6pp/8/8/8/8/8/K7 b - - 0 1 e6*e7e8"), 1),
@@ -727,41 +848,6 @@ fn chess_unchanged_by_the_new_hooks() {
     assert_eq!(a, b);
     assert!(fen::parse::<Chess>("4k3/8/8/8/8/8/8/4K3 w - e3 0 1 -").is_err());
     assert!(fen::parse::<Chess>("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1").is_ok());
-}
-
-/// Deep perft of the reference positions' successors and the speed figure
-/// (`cargo test --release --test cruise_pawns -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn perft_speed() {
-    let rich = "r1q3n1/1b6/8/4nkb1/8/R3PNB1/5K1P/6N1 b - - 0 34 b3*b4c5d6e7f7g6g5";
-    for (name, f, depth) in [
-        ("cruisepawns reference 4", rich, 4),
-        (
-            "cruisepawns middlegame",
-            "r2q1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 9",
-            4,
-        ),
-    ] {
-        let p = pos(f);
-        let t = std::time::Instant::now();
-        let n = perft::perft(&p, depth);
-        let s = t.elapsed().as_secs_f64();
-        println!(
-            "{name}: perft({depth}) = {n} in {s:.2}s = {:.2} Mnps",
-            n as f64 / s / 1e6
-        );
-    }
-    let c =
-        fen::parse::<Chess>("r2q1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 9")
-            .expect("chess FEN");
-    let t = std::time::Instant::now();
-    let n = perft::perft(&c, 6);
-    let s = t.elapsed().as_secs_f64();
-    println!(
-        "chess middlegame: perft(6) = {n} in {s:.2}s = {:.2} Mnps",
-        n as f64 / s / 1e6
-    );
 }
 
 // ----- the naive reference enumerators -----

@@ -6,8 +6,11 @@ mod common;
 
 use common::run_turncoat;
 use turncoat::rules::fen;
+use turncoat::rules::game;
+use turncoat::rules::moves::{MoveKind, MoveList};
 use turncoat::rules::position::Position;
 use turncoat::rules::variants::chess::Chess;
+use turncoat::rules::variants::Variant;
 
 fn generate(name: &str, threads: &str) -> Vec<String> {
     let path = std::env::temp_dir().join(format!(
@@ -53,6 +56,43 @@ fn positions_are_quiet_legal_and_labelled() {
         assert!(score.abs() < 30_000, "mate score kept: {line}");
         assert!(["1", "0.5", "0"].contains(&fields[2]), "{line}");
     }
+    // Quiet as datagen defines it: not in check (above) and the move played from
+    // the position neither captures (en passant included) nor promotes. The move
+    // is not written, but where the next line is the position one ply later it is
+    // the legal move linking the two: it must be quiet. (A position before a
+    // capture is dropped, so a capture never links two lines.)
+    let mut linked = 0;
+    for pair in lines.windows(2) {
+        let here: Position<Chess> = fen::parse(pair[0].split(';').next().unwrap()).unwrap();
+        let next = pair[1].split(';').next().unwrap();
+        let mut moves = MoveList::new();
+        Chess::legal_moves(&here, &mut moves);
+        for mv in moves {
+            let mut after = here;
+            game::play(&mut after, mv);
+            if fen::format(&after) == next {
+                linked += 1;
+                let token = game::token(&here, mv);
+                assert!(mv.promotion.is_none(), "promotion {token} from {}", pair[0]);
+                assert!(
+                    mv.kind != MoveKind::EnPassant,
+                    "en passant {token} from {}",
+                    pair[0]
+                );
+                assert!(
+                    !here.by_color(!here.turn()).contains(mv.to),
+                    "capture {token} from {}",
+                    pair[0]
+                );
+            }
+        }
+    }
+    // Most moves of a game are quiet: the check above must have had work to do.
+    assert!(
+        linked * 2 > lines.len(),
+        "only {linked} of {} lines linked",
+        lines.len()
+    );
 }
 
 #[test]

@@ -81,7 +81,12 @@ fn saves_an_attacked_queen() {
     let fen_str = "rnb1kbnr/pppp1ppp/8/4p3/3qP3/2P5/PP1P1PPP/RNBQKBNR b KQkq - 0 3";
     let (best, score) = search(fen_str, depth(5));
     assert!(best.starts_with("d4"), "queen left en prise: {best}");
-    assert!(matches!(score, Score::Cp(cp) if cp > -300), "{score:?}");
+    // Material is level once the queen is safe (the engine gives about +1.4 for
+    // Black's lead in development): a lost queen (-900) or a phantom win fails.
+    assert!(
+        matches!(score, Score::Cp(cp) if (-100..300).contains(&cp)),
+        "{score:?}"
+    );
 }
 
 #[test]
@@ -106,8 +111,12 @@ fn does_not_walk_into_a_fork() {
         assert!(!forked, "{best} allows the fork");
     }
     // Rook against knight: ahead, though often only a draw with best play
-    // (Stockfish 15.1 at depth 16 says +0.37).
-    assert!(matches!(score, Score::Cp(cp) if cp > 0), "{score:?}");
+    // (Stockfish 15.1 at depth 16 says +0.37). Bounded on both sides: dropping
+    // the rook (about -3) or believing in a won game (a rook up, +5) fails.
+    assert!(
+        matches!(score, Score::Cp(cp) if cp > 0 && cp < 300),
+        "{score:?}"
+    );
 }
 
 #[test]
@@ -127,5 +136,50 @@ fn node_limit_is_exact_with_one_thread() {
         &mut |_| {},
     );
     assert!(r.best.is_some());
-    assert!(r.nodes >= 20_000 && r.nodes < 21_100, "{}", r.nodes);
+    assert_eq!(r.nodes, 20_000);
+}
+
+/// Lazy SMP: with two threads the mates are found as with one, the same move and
+/// the same exact mate distance (the helper thread shares the hash table and
+/// may only speed the search up, never change a proven mate).
+#[test]
+fn two_threads_find_the_same_mates() {
+    for (fen_str, d, best, mate) in [
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 4, "d1d8", 1),
+        (
+            "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1",
+            6,
+            "d5d8",
+            2,
+        ),
+        (
+            "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1",
+            8,
+            "b1g6",
+            3,
+        ),
+    ] {
+        for threads in [1, 2] {
+            let pos: Position<Chess> = fen::parse(fen_str).expect("valid FEN");
+            let shared = Shared::new(Arc::new(TranspositionTable::new(8)));
+            let mut last = None;
+            let options = search::Options {
+                threads,
+                ..search::Options::default()
+            };
+            let r = search::search(&pos, &[], &depth(d), &options, &shared, &mut |info| {
+                last = Some(info.score)
+            });
+            assert_eq!(
+                r.best.as_deref(),
+                Some(best),
+                "{threads} threads: {fen_str}"
+            );
+            assert_eq!(
+                last,
+                Some(Score::Mate(mate)),
+                "{threads} threads: {fen_str}"
+            );
+        }
+    }
 }

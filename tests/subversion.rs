@@ -670,37 +670,3 @@ fn chess_still_plays_chess() {
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     assert_eq!(perft::perft(&common::load::<Chess>(kiwipete), 3), 97_862);
 }
-
-// ----- speed -----
-
-/// Release-mode perft speed: `cargo test --release --test subversion -- --ignored
-/// --nocapture`. Compares with standard chess on the same middlegame positions.
-/// Perft counts leaves in bulk, so both leaves/s and generations/s (positions whose
-/// moves were generated, i.e. perft(0) + ... + perft(depth - 1)) are printed.
-#[test]
-#[ignore]
-fn perft_speed() {
-    fn measure<V: Variant>(fen_str: &str, depth: u32) -> (u64, f64, f64) {
-        let pos = common::load::<V>(fen_str);
-        let generations: u64 = (0..depth).map(|d| perft::perft(&pos, d)).sum();
-        let t = std::time::Instant::now();
-        let leaves = perft::perft(&pos, depth);
-        let s = t.elapsed().as_secs_f64();
-        (
-            leaves,
-            leaves as f64 / s / 1e6,
-            generations as f64 / s / 1e6,
-        )
-    }
-    for fen_str in [
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "r2qk2r/ppp2ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPP2PPP/R2QK2R w KQkq - 0 1",
-    ] {
-        let (n, nps, gps) = measure::<Subversion>(fen_str, 5);
-        let (m, cnps, cgps) = measure::<Chess>(fen_str, 5);
-        println!(
-            "{fen_str}\n  subversion perft(5) = {n}: {nps:.1} M leaves/s, {gps:.2} M generations/s\n  chess      perft(5) = {m}: {cnps:.1} M leaves/s, {cgps:.2} M generations/s\n  cost per generation: {:.2}x chess",
-            cgps / gps
-        );
-    }
-}

@@ -110,14 +110,23 @@ fn trace_weights_round_trip() {
     assert_eq!(eval::weights_of(&eval::params_of(&w), &DEFAULT_WEIGHTS), w);
 }
 
+/// Results worked by hand, not with `fit::sigmoid`: with K = ln 3 the logistic
+/// 1 / (1 + e^(-K e / 400)) is 3/4 at e = 400 (1 / (1 + 1/3)), 1/2 at 0, 1/4 at
+/// -400, and sqrt 3 / (1 + sqrt 3) = 0.6339746 at e = 200 (1 - that at -200);
+/// with K = ln 9 it is 0.9 / 0.75 / 0.5 / 0.25 / 0.1 at 400 / 200 / 0 / -200 / -400.
 #[test]
 fn fit_k_recovers_a_known_k() {
-    let evals: Vec<f64> = (-400..=400).map(|i| i as f64 * 2.5).collect();
-    for k0 in [0.8, 1.7, 3.1] {
-        let results: Vec<f32> = evals
-            .iter()
-            .map(|&e| fit::sigmoid(k0 * e / 400.0) as f32)
-            .collect();
+    assert_eq!(fit::sigmoid(0.0), 0.5);
+    assert!((fit::sigmoid(3f64.ln()) - 0.75).abs() < 1e-12);
+    assert!((fit::sigmoid(-(9f64.ln())) - 0.1).abs() < 1e-12);
+    let evals = [-400.0, -200.0, 0.0, 200.0, 400.0];
+    for (k0, results) in [
+        (
+            1.098_612_3, // ln 3
+            [0.25, 0.366_025_4, 0.5, 0.633_974_6, 0.75],
+        ),
+        (2.197_224_6, [0.1, 0.25, 0.5, 0.75, 0.9]), // ln 9
+    ] {
         let k = fit::fit_k(&evals, &results, 0.05, 10.0);
         assert!((k - k0).abs() < 1e-3, "found {k}, want {k0}");
     }

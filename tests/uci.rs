@@ -104,6 +104,39 @@ impl Uci {
     }
 }
 
+/// The value after `key` in an `info` line (`time`, `nodes`, `cp`, ...).
+fn field(line: &str, key: &str) -> Option<i64> {
+    let mut it = line.split_whitespace();
+    it.find(|&t| t == key)?;
+    it.next()?.parse().ok()
+}
+
+/// The largest `time` the engine reported in `lines` (0 if none).
+fn reported_ms(lines: &[String]) -> i64 {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| field(l, "time"))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The `nodes` of the last `info depth` line.
+fn last_nodes(lines: &[String]) -> i64 {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .and_then(|l| field(l, "nodes"))
+        .expect("an info line with nodes")
+}
+
+fn legal_in(fen: &str) -> Vec<String> {
+    common::legal_tokens_of(turncoat::rules::variants::VariantKind::Chess, fen).expect("fen")
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
 impl Drop for Uci {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");
@@ -183,12 +216,32 @@ fn eval_command_and_use_nnue_option() {
     let white = evals(&mut e, "4k3/pppp4/8/8/8/8/PPPP4/4KN2 w - - 0 1");
     let black = evals(&mut e, "4kn2/pppp4/8/8/8/8/PPPP4/4K3 b - - 0 1");
     assert!(white[0] > 1.5 && white[1] > 1.5, "{white:?}");
+    // Both evaluations are colour-symmetric.
+    assert_eq!(black[0], -white[0]);
     assert_eq!(black[1], -white[1]);
-    e.send("setoption name Use NNUE value true");
-    e.send("position startpos");
-    e.send("go depth 5");
-    let (_, best) = e.bestmove(30 * SEC);
-    assert_eq!(best.len(), 4);
+    // The search plays with either evaluation, and `Use NNUE` really switches
+    // it: the same depth-1 search of the knight-up position scores differently
+    // (hash cleared in between, so no score carries over), both clearly ahead.
+    let mut depth1 = Vec::new();
+    for nnue in ["false", "true"] {
+        e.send(&format!("setoption name Use NNUE value {nnue}"));
+        e.send("ucinewgame");
+        e.send("position fen 4k3/pppp4/8/8/8/8/PPPP4/4KN2 w - - 0 1");
+        e.send("go depth 1");
+        let (lines, _) = e.bestmove(30 * SEC);
+        let cp = lines
+            .iter()
+            .rev()
+            .find_map(|l| field(l, "cp"))
+            .expect("a cp score");
+        assert!(cp > 150, "Use NNUE {nnue}: {cp}");
+        depth1.push(cp);
+        e.send("position startpos");
+        e.send("go depth 5");
+        let (_, best) = e.bestmove(30 * SEC);
+        assert!(legal_in(START).contains(&best), "Use NNUE {nnue}: {best}");
+    }
+    assert_ne!(depth1[0], depth1[1], "Use NNUE changes nothing");
     e.send("setoption name Use NNUE value maybe");
     let lines = e.until("info string", 5 * SEC);
     assert!(lines.last().unwrap().contains("true or false"), "{lines:?}");
@@ -235,24 +288,35 @@ fn stop_and_isready_during_infinite_search() {
     e.expect_no_bestmove(Duration::from_millis(200));
     e.send("stop");
     let (_, best) = e.bestmove(5 * SEC);
-    assert_eq!(best.len(), 4);
+    assert!(legal_in(START).contains(&best), "{best}");
     e.ready();
 }
 
+/// Robust on a loaded machine: lower bounds on the wall clock (which only ever
+/// runs long), upper bounds on the engine's own reported `time` (no iteration
+/// may finish after the hard limit, whatever the load), and wall-clock upper
+/// bounds wide enough for scheduling delays yet below what the bug would take.
 #[test]
 fn movetime_and_clock_are_respected() {
     let mut e = Uci::start();
+    e.ready();
     e.send("position startpos");
     let t = Instant::now();
     e.send("go movetime 300");
-    e.bestmove(5 * SEC);
+    let (lines, _) = e.bestmove(10 * SEC);
     let ms = t.elapsed().as_millis();
-    assert!((250..1000).contains(&ms), "movetime 300 took {ms} ms");
+    // The hard limit is 300 - 10 (Move Overhead) = 290 ms.
+    assert!(ms >= 250, "movetime 300 took only {ms} ms");
+    assert!(reported_ms(&lines) <= 300, "{lines:?}");
+    assert!(ms < 2500, "movetime 300 took {ms} ms");
+    // 2 s and no increment: soft 1990 / 30 = 66 ms, hard a fifth of the clock at
+    // most (198 ms). Spending the whole clock would take 2000 ms.
     let t = Instant::now();
     e.send("go wtime 2000 btime 2000 winc 0 binc 0");
-    e.bestmove(5 * SEC);
+    let (lines, _) = e.bestmove(10 * SEC);
+    assert!(reported_ms(&lines) <= 250, "{lines:?}");
     assert!(
-        t.elapsed() < Duration::from_millis(700),
+        t.elapsed() < Duration::from_millis(1500),
         "spent {:?} of a 2 s clock",
         t.elapsed()
     );
@@ -270,7 +334,8 @@ fn ponder_then_ponderhit() {
     e.expect_no_bestmove(Duration::from_millis(500));
     e.send("ponderhit");
     let (_, best) = e.bestmove(3 * SEC);
-    assert_eq!(best.len(), 4);
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    assert!(legal_in(fen).contains(&best), "{best}");
 }
 
 #[test]
@@ -303,11 +368,31 @@ fn mate_and_searchmoves_and_multipv() {
     e.send("setoption name MultiPV value 3");
     e.send("go depth 4");
     let (lines, _) = e.bestmove(10 * SEC);
+    // Depth 4's three lines: three different legal first moves, scores not
+    // increasing from line 1 to line 3.
+    let mut firsts = Vec::new();
+    let mut scores = Vec::new();
     for k in 1..=3 {
-        assert!(lines
+        let line = lines
             .iter()
-            .any(|l| l.starts_with("info depth 4 ") && l.contains(&format!(" multipv {k} "))));
+            .rev()
+            .find(|l| l.starts_with("info depth 4 ") && l.contains(&format!(" multipv {k} ")))
+            .unwrap_or_else(|| panic!("no multipv {k} line in {lines:?}"));
+        let pv = line.split(" pv ").nth(1).expect("pv");
+        firsts.push(pv.split_whitespace().next().unwrap().to_string());
+        scores.push(field(line, "cp").expect("cp score"));
     }
+    for m in &firsts {
+        assert!(legal_in(START).contains(m), "{m}");
+    }
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{firsts:?}"
+    );
+    assert!(
+        scores[0] >= scores[1] && scores[1] >= scores[2],
+        "{scores:?}"
+    );
 }
 
 /// No legal move: `info depth 0 score mate 0` (lost) or `score cp 0` (drawn), then
@@ -413,6 +498,48 @@ fn variant_switch_resets_to_its_start_position() {
     );
 }
 
+/// Perft 1 of a variant's start position: from tests/data/<variant>_perft.json,
+/// and for chess the 20 moves by hand.
+fn start_divide(
+    v: turncoat::rules::variants::VariantKind,
+) -> std::collections::BTreeMap<String, u64> {
+    use turncoat::rules::variants::VariantKind as K;
+    let json = match v {
+        K::Chess => {
+            let mut m = std::collections::BTreeMap::new();
+            for f in ["a", "b", "c", "d", "e", "f", "g", "h"] {
+                m.insert(format!("{f}2{f}3"), 1);
+                m.insert(format!("{f}2{f}4"), 1);
+            }
+            for t in ["b1a3", "b1c3", "g1f3", "g1h3"] {
+                m.insert(t.to_string(), 1);
+            }
+            return m;
+        }
+        K::CowardlyCrew => include_str!("data/cowardlycrew_perft.json"),
+        K::Pacifist => include_str!("data/pacifist_perft.json"),
+        K::AttendingPawns => include_str!("data/attendingpawns_perft.json"),
+        K::Subversion => include_str!("data/subversion_perft.json"),
+        K::CruisePawns => include_str!("data/cruisepawns_perft.json"),
+    };
+    let entries: Vec<serde_json::Value> = serde_json::from_str(json).expect("perft JSON");
+    let entry = entries
+        .iter()
+        .find(|e| {
+            e["depth"] == 1
+                && e["fen"]
+                    .as_str()
+                    .is_some_and(|f| f.starts_with(v.start_fen()))
+        })
+        .expect("a depth-1 start position entry");
+    entry["divide"]
+        .as_object()
+        .expect("divide")
+        .iter()
+        .map(|(k, n)| (k.clone(), n.as_u64().expect("count")))
+        .collect()
+}
+
 #[test]
 fn every_variant_plays_through_uci() {
     for v in turncoat::rules::variants::VariantKind::ALL {
@@ -423,12 +550,24 @@ fn every_variant_plays_through_uci() {
         assert!(start.starts_with(v.start_fen()), "{}: {start}", v.name());
         e.send("go perft 1");
         let lines = e.until("Nodes searched", 10 * SEC);
-        let n: usize = lines
+        let n: u64 = lines
             .last()
             .and_then(|l| l.strip_prefix("Nodes searched: "))
             .and_then(|n| n.parse().ok())
             .expect("count");
-        assert_eq!(n, lines.len() - 2, "{}", v.name());
+        // The depth-1 divide against the reference data (chess: the 20 moves).
+        // (`d` may print lines after `Checkers:` for some variants, such as the
+        // links: only `<token>: <count>` lines belong to the divide.)
+        let divide: std::collections::BTreeMap<String, u64> = lines[..lines.len() - 2]
+            .iter()
+            .filter_map(|l| {
+                let (t, c) = l.split_once(": ")?;
+                Some((t.to_string(), c.parse().ok()?))
+            })
+            .collect();
+        let want = start_divide(*v);
+        assert_eq!(divide, want, "{}", v.name());
+        assert_eq!(n, want.values().sum::<u64>(), "{}", v.name());
         e.send("go depth 3");
         let (_, best) = e.bestmove(30 * SEC);
         let legal = common::legal_tokens_of(*v, &start).expect("start FEN");
@@ -600,4 +739,227 @@ fn a_thousand_go_stop_cycles() {
         let answers = lines.iter().filter(|l| l.starts_with("bestmove")).count();
         assert_eq!(answers, 1, "cycle {i}: {lines:?}");
     }
+}
+
+/// `ucinewgame` and `Clear Hash` forget the hash table and the move-ordering
+/// statistics: a depth-limited single-threaded search is deterministic, so after
+/// either one the same search visits exactly as many nodes as the first time,
+/// while repeating it without clearing is cheaper (hash hits).
+#[test]
+fn ucinewgame_and_clear_hash_forget_the_last_search() {
+    let mut e = Uci::start();
+    let nodes = |e: &mut Uci| {
+        e.send("position startpos moves e2e4 e7e5 g1f3");
+        e.send("go depth 7");
+        let (lines, _) = e.bestmove(60 * SEC);
+        last_nodes(&lines)
+    };
+    let fresh = nodes(&mut e);
+    let warm = nodes(&mut e);
+    assert!(
+        warm < fresh,
+        "repeating a search should hit the hash: {warm} vs {fresh}"
+    );
+    e.send("ucinewgame");
+    assert_eq!(nodes(&mut e), fresh, "after ucinewgame");
+    assert_eq!(nodes(&mut e), warm, "the warm repeat after ucinewgame");
+    e.send("setoption name Clear Hash");
+    assert_eq!(nodes(&mut e), fresh, "after Clear Hash");
+    // ucinewgame also resets the position to the start.
+    e.send("ucinewgame");
+    assert_eq!(e.fen(), START);
+}
+
+/// Threads: a two-thread search through UCI finds the same mate as one thread.
+#[test]
+fn two_threads_find_the_same_mate() {
+    let mut e = Uci::start();
+    for threads in [1, 2] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("ucinewgame");
+        e.send("position fen r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1");
+        e.send("go depth 6");
+        let (lines, best) = e.bestmove(30 * SEC);
+        assert_eq!(best, "b2b8", "{threads} threads");
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        assert!(last.contains("score mate 2"), "{threads} threads: {last}");
+    }
+}
+
+// ----- time management in real play -----
+
+/// What one clock game showed.
+#[derive(Debug, Default)]
+struct ClockStats {
+    plies: usize,
+    /// Largest time spent beyond the time manager's cap (a fifth of the usable
+    /// clock, nine tenths with one move to go), ms; negative when always under.
+    worst_overrun_ms: i64,
+    /// Largest share of the remaining clock spent on one move.
+    worst_share: f64,
+    /// Smallest clock left after a move, ms.
+    lowest_clock_ms: i64,
+}
+
+/// Turncoat plays itself through UCI under a clock kept by this referee from
+/// the wall clock (pipe and scheduling delays included, as a GUI would count
+/// them): `base_ms` + `inc_ms` a move, and with `per_period` the clock gets
+/// `base_ms` again every `per_period` moves (`movestogo` is sent). Fails on a
+/// loss on time; stops at `max_plies` or the end of the game.
+fn clock_game(
+    overhead_ms: i64,
+    base_ms: i64,
+    inc_ms: i64,
+    per_period: Option<i64>,
+    max_plies: usize,
+) -> ClockStats {
+    use turncoat::rules::game::Game;
+    use turncoat::rules::position::Position;
+    use turncoat::rules::variants::chess::Chess;
+    let mut e = Uci::start();
+    e.send(&format!("setoption name Move Overhead value {overhead_ms}"));
+    e.send("ucinewgame");
+    e.ready();
+    let mut game = Game::new(Position::<Chess>::startpos());
+    let mut clocks = [base_ms, base_ms];
+    let mut moves: Vec<String> = Vec::new();
+    let mut stats = ClockStats {
+        worst_overrun_ms: i64::MIN,
+        lowest_clock_ms: base_ms,
+        ..ClockStats::default()
+    };
+    while moves.len() < max_plies && game.outcome().is_none() {
+        let side = moves.len() % 2;
+        let moves_done = (moves.len() / 2) as i64;
+        let mut go = format!(
+            "go wtime {} btime {} winc {inc_ms} binc {inc_ms}",
+            clocks[0], clocks[1]
+        );
+        let togo = per_period.map(|n| n - moves_done % n);
+        if let Some(t) = togo {
+            go.push_str(&format!(" movestogo {t}"));
+        }
+        if moves.is_empty() {
+            e.send("position startpos");
+        } else {
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+        }
+        let clock = clocks[side];
+        let t = Instant::now();
+        e.send(&go);
+        let (_, best) = e.bestmove(Duration::from_millis(clock as u64 + 5000));
+        let spent = t.elapsed().as_millis() as i64;
+        assert!(
+            spent < clock,
+            "lost on time at ply {}: {spent} ms spent with {clock} ms on the clock ({go})",
+            moves.len()
+        );
+        let usable = (clock - overhead_ms).max(1);
+        let cap = if togo == Some(1) {
+            usable * 9 / 10
+        } else {
+            usable / 5
+        };
+        stats.worst_overrun_ms = stats.worst_overrun_ms.max(spent - cap);
+        stats.worst_share = stats.worst_share.max(spent as f64 / clock as f64);
+        clocks[side] = clock - spent + inc_ms;
+        stats.lowest_clock_ms = stats.lowest_clock_ms.min(clock - spent);
+        if togo == Some(1) {
+            clocks[side] += base_ms;
+        }
+        game.play_token(&best)
+            .unwrap_or_else(|err| panic!("illegal {best} at ply {}: {err}", moves.len()));
+        moves.push(best);
+    }
+    stats.plies = moves.len();
+    stats
+}
+
+/// 1 s + 10 ms a move (the referee counts wall-clock time, pipe delays
+/// included): no loss on time over 40 plies, and no move more than 150 ms
+/// beyond the time manager's own cap (a fifth of the clock). The figures print
+/// with `--nocapture`. (40 plies, not a whole game: each move costs some 20-30
+/// ms of wall clock beyond the engine's own limit on a loaded 2-core machine,
+/// more than the increment, so after 60 plies the clock is down to 50-100 ms.)
+#[test]
+fn clock_game_one_second_plus_increment_never_flags() {
+    let stats = clock_game(10, 1000, 10, None, 40);
+    println!("1+0.01: {stats:?}");
+    assert!(stats.plies >= 20, "{stats:?}");
+    assert!(stats.worst_overrun_ms < 150, "{stats:?}");
+    assert!(stats.worst_share < 0.5, "{stats:?}");
+}
+
+/// 40 moves in 2 s, repeating: `movestogo` counts down to 1 (the branch that
+/// may spend nine tenths of the clock) at move 40, and the clock is refilled.
+/// 90 plies cross the first control. No loss on time.
+///
+/// It fails: the engine spends more than its even share on average (an
+/// iteration started before the soft limit runs on to up to three times it),
+/// so the clock drains before the control and it flags near move 35 with a few
+/// milliseconds left (seen: "6 ms spent with 2 ms on the clock, movestogo 5").
+#[test]
+#[ignore = "bug: with movestogo the engine overspends its share and flags before the control (40/2)"]
+fn clock_game_forty_moves_in_two_seconds_never_flags() {
+    let stats = clock_game(10, 2000, 0, Some(40), 90);
+    println!("40/2: {stats:?}");
+    assert!(stats.plies >= 82 || stats.plies < 80, "{stats:?}");
+    assert!(stats.worst_overrun_ms < 150, "{stats:?}");
+}
+
+/// `movestogo 1`: the last move before the control may use most of the clock
+/// (nine tenths of what the overhead leaves), not the usual fifth. With 1 s and
+/// Move Overhead 100 the soft and hard limits are (1000 - 100) * 9 / 10 = 810
+/// ms; a fifth would be 180 ms. The wall clock bounds it from below, the engine's own
+/// reported times from above, the wall clock loosely (no flag) from above.
+#[test]
+fn movestogo_one_spends_most_of_the_clock() {
+    let mut e = Uci::start();
+    e.send("setoption name Move Overhead value 100");
+    e.ready();
+    e.send("position startpos moves e2e4 e7e5");
+    let t = Instant::now();
+    e.send("go wtime 1000 btime 1000 movestogo 1");
+    let (lines, _) = e.bestmove(10 * SEC);
+    let ms = t.elapsed().as_millis() as i64;
+    println!(
+        "movestogo 1: {ms} ms wall, {} ms reported",
+        reported_ms(&lines)
+    );
+    // The soft limit may shrink to 0.6 of 810 (a settled best move): 486 ms.
+    assert!(ms >= 450, "movestogo 1 used only {ms} ms of 1000");
+    assert!(reported_ms(&lines) <= 830, "{lines:?}");
+    assert!(ms < 1000, "flagged: {ms} ms of 1000");
+}
+
+/// Move Overhead is taken off the time before it is spent: movetime 1000 with
+/// an overhead of 600 searches 400 ms (without it, 990 ms); on a 1 s clock
+/// with one move to go it leaves (1000 - 600) * 9 / 10 = 360 ms.
+#[test]
+fn move_overhead_is_honoured() {
+    let mut e = Uci::start();
+    e.send("setoption name Move Overhead value 600");
+    e.ready();
+    e.send("position startpos");
+    let t = Instant::now();
+    e.send("go movetime 1000");
+    let (lines, _) = e.bestmove(10 * SEC);
+    let ms = t.elapsed().as_millis() as i64;
+    println!("movetime 1000, overhead 600: {ms} ms wall");
+    assert!(ms >= 350, "{ms}");
+    assert!(reported_ms(&lines) <= 420, "{lines:?}");
+    assert!(ms < 900, "overhead ignored: {ms} ms");
+    let t = Instant::now();
+    e.send("go wtime 1000 btime 1000 movestogo 1");
+    let (lines, _) = e.bestmove(10 * SEC);
+    let ms = t.elapsed().as_millis() as i64;
+    println!("1 s clock, movestogo 1, overhead 600: {ms} ms wall");
+    // Soft limit 360 ms, 216 with a settled best move.
+    assert!(ms >= 200, "{ms}");
+    assert!(reported_ms(&lines) <= 380, "{lines:?}");
+    assert!(ms < 850, "overhead ignored: {ms} ms");
 }

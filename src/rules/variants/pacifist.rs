@@ -738,19 +738,6 @@ impl Counter {
         (greater, less)
     }
 
-    /// The squares where `self` counts strictly more than `other`.
-    #[cfg(test)]
-    fn greater_than(&self, other: &Counter) -> u64 {
-        let mut greater = 0;
-        let mut equal = !0u64;
-        for i in (0..6).rev() {
-            let (a, b) = (self.0[i], other.0[i]);
-            greater |= equal & a & !b;
-            equal &= !(a ^ b);
-        }
-        greater
-    }
-
     /// The squares where both counters are equal.
     #[inline]
     pub(crate) fn equal_to(&self, other: &Counter) -> u64 {
@@ -1253,8 +1240,23 @@ mod tests {
         println!("{positions} positions");
     }
 
+    /// A counter holding `counts[i]` on square `i` (built with `add`).
+    fn counter_of(counts: &[u32]) -> Counter {
+        let mut c = Counter::default();
+        for (sq, &n) in counts.iter().enumerate() {
+            for _ in 0..n {
+                c.add(1 << sq);
+            }
+        }
+        c
+    }
+
+    /// The production `compare`, on both of its paths: counts below 8 (only the
+    /// three low planes are read) and counts of 8 and more (all six), where a
+    /// three-plane comparison would see 8 as 0 and 40 as 0.
     #[test]
     fn counter_counts_and_compares() {
+        // Square 0: 40 against 39; square 1: 0 against 39.
         let mut a = Counter::default();
         let mut b = Counter::default();
         for _ in 0..40 {
@@ -1263,9 +1265,36 @@ mod tests {
         for _ in 0..39 {
             b.add(1 | 2);
         }
-        assert_eq!(a.greater_than(&b), 1);
-        assert_eq!(b.greater_than(&a), 2);
+        assert_eq!(a.compare(&b), (1, 2));
+        assert_eq!(b.compare(&a), (2, 1));
         b.add(1);
         assert_eq!(a.equal_to(&b) & 3, 1);
+        assert_eq!(a.compare(&b), (0, 2));
+        a.sub(1);
+        assert_eq!(a.compare(&b), (0, 3));
+
+        // Low counts only: squares 0..3 hold 5/3, 3/5, 7/7, 0/1.
+        let lo_a = counter_of(&[5, 3, 7, 0]);
+        let lo_b = counter_of(&[3, 5, 7, 1]);
+        assert_eq!(lo_a.compare(&lo_b), (0b0001, 0b1010));
+        assert_eq!(lo_b.compare(&lo_a), (0b1010, 0b0001));
+        assert_eq!(lo_a.compare(&lo_a), (0, 0));
+        assert_eq!(lo_a.equal_to(&lo_b) & 0b1111, 0b0100);
+
+        // Upper planes in use: 8 > 7 on square 0 although 8 has no low bit; 0 < 7
+        // on square 1; 16 = 16 on square 2; 2 < 6 on square 3 (a low-count square
+        // compared while another square needs the upper planes).
+        let hi_a = counter_of(&[8, 0, 16, 2]);
+        let hi_b = counter_of(&[7, 7, 16, 6]);
+        assert_eq!(hi_a.compare(&hi_b), (0b0001, 0b1010));
+        assert_eq!(hi_b.compare(&hi_a), (0b1010, 0b0001));
+
+        // add2 adds both sets: square 0 twice, square 1 once.
+        let mut c = Counter::default();
+        c.add2(1, 1 | 2);
+        assert_eq!(c.compare(&counter_of(&[2, 1])), (0, 0));
+        assert_eq!(c.compare(&counter_of(&[1, 1])), (1, 0));
+        // Every square beyond the ones used stays at 0 on both sides.
+        assert_eq!(c.equal_to(&counter_of(&[2, 1])), !0);
     }
 }
