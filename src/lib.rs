@@ -19,6 +19,7 @@ pub mod nnue;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod serve;
 pub mod tournament;
 pub mod train;
 pub mod tune;

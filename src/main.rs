@@ -1,12 +1,12 @@
 //! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`, `tune`,
-//! `datagen`, `train`.
+//! `datagen`, `train`, `serve`.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 use turncoat::variants::VariantKind;
-use turncoat::{bench, cli, datagen, tournament, train, tune};
+use turncoat::{bench, cli, datagen, serve, tournament, train, tune};
 
 #[derive(Parser)]
 #[command(
@@ -45,6 +45,8 @@ enum Command {
     Train(train::TrainArgs),
     /// Combine the PGN files of match shards into one Elo / pentanomial report.
     MatchMerge(tournament::merge::MergeArgs),
+    /// Serve a web board to play and analyse every variant (localhost).
+    Serve(serve::ServeArgs),
     /// A scripted UCI engine used by the match runner's tests.
     #[command(hide = true)]
     FakeEngine(tournament::fake::FakeEngineArgs),
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::MatchMerge(args)) => tournament::merge::run(args),
+        Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::FakeEngine(args)) => tournament::fake::run(args),
     };
     match result {
