@@ -320,6 +320,7 @@ pub fn import_pgn(text: &str) -> Result<Vec<PgnGameInfo>, String> {
         out.push(PgnGameInfo {
             tags: g.tags.iter().map(|(k, v)| [k.clone(), v.clone()]).collect(),
             variant: replayed.variant.name().to_string(),
+            sans: san_line(replayed.variant, &start_fen, &replayed.tokens),
             start_fen,
             moves: replayed.tokens,
             result: g.result.clone(),

@@ -199,7 +199,7 @@ impl Session {
                             self.start(Job::Analyse { multipv });
                         }
                     }
-                    Err(e) => self.send(Response::error(Some("position"), e)),
+                    Err(e) => self.send(Response::error(Some("position"), e).with_id(id)),
                 }
             }
             Request::Analyse { multipv } => match Job::analyse(multipv) {
@@ -221,7 +221,7 @@ impl Session {
                 nodes,
             } => match Job::engine_move(id, movetime, nodes) {
                 Ok(job) => self.start(job),
-                Err(e) => self.send(Response::error(Some("go"), e)),
+                Err(e) => self.send(Response::error(Some("go"), e).with_id(id)),
             },
             Request::Options { hash, threads } => match self.engine.set_options(hash, threads) {
                 Ok(()) => self.send(Response::Options {

@@ -174,6 +174,8 @@ pub struct PgnGameInfo {
     pub variant: String,
     pub start_fen: String,
     pub moves: Vec<String>,
+    /// The moves as written: SAN in chess, tokens in the variants.
+    pub sans: Vec<String>,
     pub result: String,
 }
 
@@ -211,6 +213,8 @@ pub enum Response {
     Error {
         /// The request's `type`, when it could be read.
         request: Option<String>,
+        /// The request's `id`, when it had one.
+        id: Option<u64>,
         message: String,
     },
 }
@@ -219,7 +223,22 @@ impl Response {
     pub fn error(request: Option<&str>, message: impl Into<String>) -> Response {
         Response::Error {
             request: request.map(str::to_string),
+            id: None,
             message: message.into(),
+        }
+    }
+
+    /// The same error, naming the request's id.
+    pub fn with_id(self, id: Option<u64>) -> Response {
+        match self {
+            Response::Error {
+                request, message, ..
+            } => Response::Error {
+                request,
+                id,
+                message,
+            },
+            other => other,
         }
     }
 
@@ -233,9 +252,10 @@ impl Response {
 /// Parses a request; the error names the request type when it is known.
 pub fn parse_request(text: &str) -> Result<Request, Response> {
     serde_json::from_str::<Request>(text).map_err(|e| {
-        let kind = serde_json::from_str::<serde_json::Value>(text)
-            .ok()
-            .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(str::to_string));
-        Response::error(kind.as_deref(), format!("bad request: {e}"))
+        let value = serde_json::from_str::<serde_json::Value>(text).ok();
+        let field = |k: &str| value.as_ref().and_then(|v| v.get(k).cloned());
+        let kind = field("type").and_then(|t| t.as_str().map(str::to_string));
+        let id = field("id").and_then(|i| i.as_u64());
+        Response::error(kind.as_deref(), format!("bad request: {e}")).with_id(id)
     })
 }
