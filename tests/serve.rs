@@ -233,6 +233,8 @@ fn effects_of_multi_part_moves() {
         "{links:?}"
     );
     assert_eq!(links.len(), 16);
+    // The attendant moved: nothing was removed.
+    assert!(strings(&r["last"]["removed"]).is_empty(), "{r}");
 
     // Cruise Pawns: the missile in flight, then a shoot-down.
     let fen = "7r/P7/8/8/8/8/8/K6k w - - 0 1 -";

@@ -198,6 +198,17 @@ fn last_move<V: Variant>(
 ) -> LastMove {
     let squares = token_squares(token);
     let subversion = token.starts_with('@');
+    // Squares pieces leave by moving: the base move's origin (or the launch
+    // square) and each relocated attendant's origin; a subversion moves nothing.
+    let mut origins: Vec<String> = Vec::new();
+    if !subversion {
+        origins.extend(squares.first().cloned());
+        for extra in token.split(',').skip(1) {
+            if extra.len() == 4 {
+                origins.extend(token_squares(&extra[..2]));
+            }
+        }
+    }
     let mut converted = Vec::new();
     let mut removed = Vec::new();
     for sq in Square::ALL {
@@ -214,12 +225,7 @@ fn last_move<V: Variant>(
                     converted.push(name);
                 }
             }
-            (Some(_), None) => {
-                let origin = squares.first() == Some(&name) && !subversion;
-                if !origin {
-                    removed.push(name);
-                }
-            }
+            (Some(_), None) if !origins.contains(&name) => removed.push(name),
             _ => {}
         }
     }

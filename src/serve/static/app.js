@@ -79,12 +79,18 @@ function onMessage(msg) {
     case 'position': {
       const cb = pending.get(msg.id);
       pending.delete(msg.id);
-      if (cb) cb(true, msg);
+      // The user's last action wins: an answer overtaken by a newer request
+      // (a click, then at once another move or a new game) is dropped.
+      if (cb && msg.id === lastPositionRequest) cb(true, msg);
       break;
     }
     case 'error': {
       const cb = msg.id != null ? pending.get(msg.id) : null;
-      if (cb) { pending.delete(msg.id); cb(false, msg); return; }
+      if (cb) {
+        pending.delete(msg.id);
+        if (msg.id === lastPositionRequest) cb(false, msg);
+        return;
+      }
       showError(msg.message);
       if (msg.request === 'go') { state.waitingEngine = false; }
       break;
@@ -213,7 +219,7 @@ const cg = Chessground($('board'), {
       best: { key: 'bst', color: '#003088', opacity: 0.8, lineWidth: 12 },
       alt: { key: 'alt', color: '#003088', opacity: 0.4, lineWidth: 9 },
       missile: { key: 'mis', color: '#d4350b', opacity: 0.85, lineWidth: 8 },
-      link: { key: 'lnk', color: '#7a5cc2', opacity: 0.75, lineWidth: 5 },
+      link: { key: 'lnk', color: '#7a5cc2', opacity: 0.6, lineWidth: 4 },
       cascade: { key: 'cas', color: '#e0a000', opacity: 0.95, lineWidth: 6 },
     },
   },
@@ -810,12 +816,13 @@ function sideToMove(node) {
 $('pgnload').onclick = () => {
   const text = $('pgn').value;
   if (!text.trim()) { showError('Paste PGN text first (or choose a file).'); return; }
+  state.games = [];
   send({ type: 'pgn_import', text });
 };
 $('pgnfile').onchange = () => {
   const f = $('pgnfile').files[0];
   if (!f) return;
-  f.text().then((text) => { $('pgn').value = text; send({ type: 'pgn_import', text }); });
+  f.text().then((text) => { $('pgn').value = text; state.games = []; send({ type: 'pgn_import', text }); });
 };
 
 function onPgn(games) {
