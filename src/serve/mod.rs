@@ -29,7 +29,7 @@ use protocol::{parse_request, Request, Response, MAX_MESSAGE_BYTES};
 use crate::variants::VariantKind;
 
 /// Most tabs served at once (each has its own engine and hash table).
-pub const MAX_SESSIONS: usize = 16;
+pub const MAX_SESSIONS: usize = 8;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct ServeArgs {

@@ -154,6 +154,7 @@ class Board:
             figures["move_ms"].append(t)
 
     def shot(self, name):
+        time.sleep(0.4)  # let the board's move animation finish
         self.page.locator("main").screenshot(path=os.path.join(OUT, f"{name}.png"))
 
 

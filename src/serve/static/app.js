@@ -507,6 +507,8 @@ function arrowsFor(tok, brush) {
   const sq = p.steps.filter(isSquare);
   if (tok.includes('*')) {
     if (sq.length === 2) return [{ orig: sq[0], brush }];
+    // The best line's missile path in full; the others' first step and target.
+    if (brush !== 'best') return [{ orig: sq[0], dest: sq[2], brush }, { orig: sq[sq.length - 1], brush }];
     const out = [];
     for (let i = 1; i + 1 < sq.length; i++) out.push({ orig: i === 1 ? sq[0] : sq[i], dest: sq[i + 1], brush });
     return out;
