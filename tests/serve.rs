@@ -407,6 +407,14 @@ fn analysis_in_a_variant_uses_tokens() {
 #[test]
 fn engine_move_and_pgn() {
     let mut ws = open();
+    let r = ask(
+        &mut ws,
+        &json!({"type": "options", "hash": 16, "threads": 1}),
+    );
+    assert_eq!(
+        (r["type"].as_str(), r["hash"].as_u64()),
+        (Some("options"), Some(16))
+    );
     let fen = "7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1";
     position(&mut ws, "cowardlycrew", Some(fen), &[]);
     let r = ask(&mut ws, &json!({"type": "go", "movetime": 200}));

@@ -687,6 +687,18 @@ function stopAnalysis() {
 }
 
 $('analyse').onclick = toggleAnalysis;
+
+// Engine settings for this tab (the server bounds them).
+{
+  const n = Math.max(1, Math.min(8, navigator.hardwareConcurrency || 1));
+  $('threads').innerHTML = Array.from({ length: n }, (_, i) => `<option>${i + 1}</option>`).join('');
+}
+function sendOptions() {
+  send({ type: 'options', threads: +$('threads').value, hash: +$('hash').value });
+  if (state.analysing) startAnalysis();
+}
+$('threads').onchange = sendOptions;
+$('hash').onchange = sendOptions;
 $('multipv').onchange = () => { if (state.analysing) startAnalysis(); };
 
 function onAnalysis(msg) {
