@@ -15,6 +15,7 @@
 pub mod cli;
 pub mod engine;
 pub mod rules;
+pub mod serve;
 pub mod tools;
 pub mod tournament;
 pub mod uci;

@@ -1,5 +1,5 @@
 //! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`, `tune`,
-//! `datagen`, `train`. A clap dispatch and nothing else.
+//! `datagen`, `train`, `serve`. A clap dispatch and nothing else.
 
 use std::process::ExitCode;
 
@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use turncoat::engine::bench;
 use turncoat::rules::variants::VariantKind;
 use turncoat::tools::{datagen, train, tune};
-use turncoat::{cli, tournament};
+use turncoat::{cli, serve, tournament};
 
 #[derive(Parser)]
 #[command(
@@ -64,6 +64,8 @@ enum Command {
     Train(train::TrainArgs),
     /// Combine the PGN files of match shards into one Elo / pentanomial report.
     MatchMerge(tournament::merge::MergeArgs),
+    /// Serve a web board to play and analyse every variant (localhost).
+    Serve(serve::ServeArgs),
     /// A scripted UCI engine used by the match runner's tests.
     #[command(hide = true)]
     FakeEngine(tournament::fake::FakeEngineArgs),
@@ -86,6 +88,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::MatchMerge(args)) => tournament::merge::run(args),
+        Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::FakeEngine(args)) => tournament::fake::run(args),
     };
     match result {

@@ -105,6 +105,13 @@ impl Engine {
             .is_some_and(|r| !r.shared.finished.load(Ordering::Acquire) && !r.handle.is_finished())
     }
 
+    /// Nodes searched so far by the running (or last) search.
+    pub fn nodes(&self) -> u64 {
+        self.running
+            .as_ref()
+            .map_or(0, |r| r.shared.nodes.load(Ordering::Relaxed))
+    }
+
     /// Waits for a finished search's thread, if any, so a new one can start.
     fn reap(&mut self) {
         if self.running.is_some() && !self.is_busy() {

@@ -1,0 +1,308 @@
+//! One engine per tab: infinite analysis and engine moves through the engine's
+//! own API ([`crate::engine::Engine`], the same one the UCI loop drives); this
+//! file turns its events into the page's JSON.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use shakmaty::Color;
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::board::{san_line, Spec};
+use super::protocol::{
+    AnalysisInfo, Line, Response, Score, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MOVETIME_MS,
+    MAX_MULTIPV, MAX_NODES,
+};
+use crate::engine::search::tt::Bound;
+use crate::engine::search::{self, Info, Limits};
+use crate::engine::Event;
+use crate::rules::fen;
+use crate::rules::game::Setup;
+use crate::rules::variants::VariantKind;
+use crate::with_variant;
+
+/// How often a running analysis reports at least (the page's refresh).
+pub const TICK: Duration = Duration::from_millis(200);
+/// Lines found between ticks are sent at once, but not more often than this.
+const MIN_GAP: Duration = Duration::from_millis(100);
+
+/// What to search for.
+#[derive(Clone, Debug)]
+pub enum Job {
+    Analyse { multipv: u32 },
+    Move { id: Option<u64>, limits: MoveLimits },
+}
+
+#[derive(Clone, Debug)]
+pub struct MoveLimits {
+    pub movetime: Option<u64>,
+    pub nodes: Option<u64>,
+}
+
+impl Job {
+    /// Checks a client's numbers against the bounds.
+    pub fn analyse(multipv: Option<u32>) -> Result<Job, String> {
+        let multipv = multipv.unwrap_or(1);
+        if !(1..=MAX_MULTIPV).contains(&multipv) {
+            return Err(format!("multipv must be between 1 and {MAX_MULTIPV}"));
+        }
+        Ok(Job::Analyse { multipv })
+    }
+
+    pub fn engine_move(
+        id: Option<u64>,
+        movetime: Option<u64>,
+        nodes: Option<u64>,
+    ) -> Result<Job, String> {
+        if movetime.is_none() && nodes.is_none() {
+            return Err("go needs movetime (ms) or nodes".to_string());
+        }
+        if movetime.is_some_and(|t| !(1..=MAX_MOVETIME_MS).contains(&t)) {
+            return Err(format!(
+                "movetime must be between 1 and {MAX_MOVETIME_MS} ms"
+            ));
+        }
+        if nodes.is_some_and(|n| !(1..=MAX_NODES).contains(&n)) {
+            return Err(format!("nodes must be between 1 and {MAX_NODES}"));
+        }
+        Ok(Job::Move {
+            id,
+            limits: MoveLimits { movetime, nodes },
+        })
+    }
+}
+
+/// The analysis as last reported by the search thread.
+#[derive(Clone, Debug, Default)]
+struct Snapshot {
+    fen: String,
+    depth: u32,
+    seldepth: u32,
+    nodes: u64,
+    multipv: u32,
+    lines: Vec<Line>,
+    last_sent: Option<Instant>,
+}
+
+struct Running {
+    snapshot: Arc<Mutex<Snapshot>>,
+    started: Instant,
+    analysing: bool,
+}
+
+/// A tab's engine: the engine session and the page's view of what it runs.
+pub struct Engine {
+    engine: crate::engine::Engine,
+    hash_mb: u64,
+    threads: u64,
+    running: Option<Running>,
+}
+
+/// Most search threads a tab may use: the machine's cores, at most 8.
+pub fn max_threads() -> u64 {
+    std::thread::available_parallelism()
+        .map(|n| n.get() as u64)
+        .unwrap_or(1)
+        .clamp(1, 8)
+}
+
+impl Engine {
+    pub fn new() -> Result<Engine, String> {
+        let mut engine = crate::engine::Engine::new(1);
+        engine.set_hash(DEFAULT_HASH_MB as usize)?;
+        Ok(Engine {
+            engine,
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            running: None,
+        })
+    }
+
+    pub fn hash_mb(&self) -> u64 {
+        self.hash_mb
+    }
+
+    pub fn threads(&self) -> u64 {
+        self.threads
+    }
+
+    /// Sets Hash (MB) and Threads within the bounds; stops a running search.
+    pub fn set_options(&mut self, hash: Option<u64>, threads: Option<u64>) -> Result<(), String> {
+        if let Some(h) = hash {
+            if !(1..=MAX_HASH_MB).contains(&h) {
+                return Err(format!("hash must be between 1 and {MAX_HASH_MB} MB"));
+            }
+        }
+        if let Some(t) = threads {
+            let max = max_threads();
+            if !(1..=max).contains(&t) {
+                return Err(format!("threads must be between 1 and {max}"));
+            }
+        }
+        self.stop();
+        if let Some(h) = hash {
+            if h != self.hash_mb {
+                self.engine.set_hash(h as usize)?;
+                self.hash_mb = h;
+            }
+        }
+        if let Some(t) = threads {
+            self.threads = t;
+        }
+        Ok(())
+    }
+
+    /// A new game or another variant: forget what was learnt.
+    pub fn clear(&mut self) {
+        self.stop();
+        self.engine.clear();
+    }
+
+    pub fn is_analysing(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.analysing)
+    }
+
+    /// Stops the running search, if any, and waits until it has ended. True if
+    /// something was running.
+    pub fn stop(&mut self) -> bool {
+        let was_running = self.running.take().is_some();
+        self.engine.stop();
+        was_running
+    }
+
+    /// The running analysis with the current node count, for the periodic
+    /// report.
+    pub fn tick(&self) -> Option<Response> {
+        let r = self.running.as_ref().filter(|r| r.analysing)?;
+        let mut snap = r.snapshot.lock().ok()?;
+        snap.last_sent = Some(Instant::now());
+        snap.nodes = snap.nodes.max(self.engine.nodes());
+        Some(progress(&snap, r.started))
+    }
+
+    /// Starts `job` on `spec`'s position; reports go to `out`.
+    pub fn start(
+        &mut self,
+        spec: &Spec,
+        job: Job,
+        out: UnboundedSender<Response>,
+    ) -> Result<(), String> {
+        self.stop();
+        let multipv = match job {
+            Job::Analyse { multipv } => multipv,
+            Job::Move { .. } => 1,
+        };
+        let limits = match &job {
+            Job::Analyse { .. } => Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            Job::Move { limits, .. } => Limits {
+                movetime: limits.movetime,
+                nodes: limits.nodes,
+                ..Limits::default()
+            },
+        };
+        let options = search::Options {
+            threads: self.threads as usize,
+            multipv: multipv as usize,
+            ..search::Options::default()
+        };
+        let setup = Setup {
+            variant: spec.variant,
+            fen: Some(spec.start_fen.clone()),
+            moves: spec.moves.clone(),
+        };
+        let (fen_now, white) = with_variant!(spec.variant, V => {
+            setup.game::<V>().map(|g| (fen::format(&g.pos), g.pos.turn() == Color::White))
+        })?;
+        let snapshot = Arc::new(Mutex::new(Snapshot {
+            fen: fen_now.clone(),
+            multipv,
+            ..Snapshot::default()
+        }));
+        let started = Instant::now();
+        let analysing = matches!(job, Job::Analyse { .. });
+        let variant = spec.variant;
+        let thread_snapshot = Arc::clone(&snapshot);
+        self.engine
+            .go(&setup, limits, options, move |event| match event {
+                Event::Info(info) if analysing => {
+                    let Ok(mut snap) = thread_snapshot.lock() else {
+                        return;
+                    };
+                    let line = to_line(&info, variant, &fen_now, white);
+                    let k = info.multipv.saturating_sub(1);
+                    if k < snap.lines.len() {
+                        snap.lines[k] = line;
+                    } else {
+                        snap.lines.push(line);
+                    }
+                    if info.multipv == 1 || info.depth > snap.depth {
+                        snap.depth = snap.depth.max(info.depth);
+                        snap.seldepth = snap.seldepth.max(info.seldepth);
+                    }
+                    snap.nodes = snap.nodes.max(info.nodes);
+                    if snap.last_sent.is_none_or(|t| t.elapsed() >= MIN_GAP) {
+                        snap.last_sent = Some(Instant::now());
+                        let _ = out.send(progress(&snap, started));
+                    }
+                }
+                Event::BestMove { best, .. } => {
+                    if let Job::Move { id, .. } = job {
+                        let _ = out.send(Response::Bestmove {
+                            id,
+                            fen: fen_now.clone(),
+                            token: best,
+                        });
+                    }
+                }
+                Event::Error(e) => {
+                    let _ = out.send(Response::error(Some("analyse"), e));
+                }
+                Event::Info(_) | Event::PerftMove { .. } | Event::PerftDone { .. } => {}
+            })?;
+        self.running = Some(Running {
+            snapshot,
+            started,
+            analysing,
+        });
+        Ok(())
+    }
+}
+
+fn progress(snap: &Snapshot, started: Instant) -> Response {
+    let time_ms = started.elapsed().as_millis() as u64;
+    Response::Analysis(Box::new(AnalysisInfo {
+        fen: snap.fen.clone(),
+        depth: snap.depth,
+        seldepth: snap.seldepth,
+        nodes: snap.nodes,
+        nps: snap.nodes.saturating_mul(1000) / time_ms.max(1),
+        time_ms,
+        multipv: snap.multipv,
+        lines: snap.lines.clone(),
+    }))
+}
+
+fn to_line(info: &Info, variant: VariantKind, fen_now: &str, white: bool) -> Line {
+    let sign = if white { 1 } else { -1 };
+    let score = match info.score {
+        search::Score::Cp(cp) => Score::Cp(cp * sign),
+        search::Score::Mate(n) => Score::Mate(n * sign),
+    };
+    // A bound on the side to move's score, turned to White's view.
+    let bound = match (info.bound, white) {
+        (Some(Bound::Lower), true) | (Some(Bound::Upper), false) => Some("lower".to_string()),
+        (Some(Bound::Upper), true) | (Some(Bound::Lower), false) => Some("upper".to_string()),
+        _ => None,
+    };
+    Line {
+        multipv: info.multipv,
+        depth: info.depth,
+        score,
+        bound,
+        pv_san: san_line(variant, fen_now, &info.pv),
+        pv: info.pv.clone(),
+    }
+}

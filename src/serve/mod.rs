@@ -1,0 +1,410 @@
+//! `turncoat serve`: a local web board to play and analyse every variant.
+//!
+//! An axum server on tokio. `GET /` and `GET /static/...` serve the page's
+//! assets, which are built into the binary (no file is ever read); `GET /ws`
+//! opens the tab's WebSocket, which owns one engine ([`analysis::Engine`]) and
+//! speaks the JSON messages of [`protocol`]. Positions, legal tokens and move
+//! effects come from [`board`].
+
+pub mod analysis;
+pub mod board;
+pub mod protocol;
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response as HttpResponse};
+use axum::routing::get;
+use axum::Router;
+use tokio::sync::mpsc;
+
+use analysis::{Engine, Job};
+use board::Spec;
+use protocol::{parse_request, Request, Response, MAX_MESSAGE_BYTES};
+
+use crate::rules::variants::VariantKind;
+
+/// Most tabs served at once (each has its own engine and hash table).
+pub const MAX_SESSIONS: usize = 8;
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// Port to listen on (0 = any free port).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to bind; the default serves this machine only.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// The page's files, built into the binary.
+struct Asset {
+    path: &'static str,
+    mime: &'static str,
+    body: &'static [u8],
+}
+
+macro_rules! asset {
+    ($path:literal, $mime:literal) => {
+        Asset {
+            path: $path,
+            mime: $mime,
+            body: include_bytes!(concat!("static/", $path)),
+        }
+    };
+}
+
+const ASSETS: &[Asset] = &[
+    asset!("index.html", "text/html; charset=utf-8"),
+    asset!("app.js", "text/javascript; charset=utf-8"),
+    asset!("app.css", "text/css; charset=utf-8"),
+    asset!(
+        "vendor/chessground.min.js",
+        "text/javascript; charset=utf-8"
+    ),
+    asset!("vendor/chessground.base.css", "text/css; charset=utf-8"),
+    asset!("vendor/chessground.brown.css", "text/css; charset=utf-8"),
+    asset!("vendor/chessground.cburnett.css", "text/css; charset=utf-8"),
+];
+
+/// Total size of the page's assets in bytes (the page weight).
+pub fn page_weight() -> usize {
+    ASSETS.iter().map(|a| a.body.len()).sum()
+}
+
+#[derive(Default)]
+struct AppState {
+    sessions: AtomicUsize,
+}
+
+fn asset_response(path: &str) -> HttpResponse {
+    match ASSETS.iter().find(|a| a.path == path) {
+        Some(a) => (
+            [
+                (header::CONTENT_TYPE, a.mime),
+                (header::CACHE_CONTROL, "no-cache"),
+                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            ],
+            a.body,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+async fn index() -> HttpResponse {
+    asset_response("index.html")
+}
+
+async fn static_file(Path(path): Path<String>) -> HttpResponse {
+    asset_response(&path)
+}
+
+/// A page from another site must not drive the engine through the user's
+/// browser: when the browser names an Origin, its host must be ours.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin
+        .to_str()
+        .ok()
+        .and_then(|o| o.split_once("://").map(|(_, rest)| rest));
+    matches!((host, origin_host), (Some(h), Some(o)) if h.eq_ignore_ascii_case(o))
+}
+
+async fn ws_handler(
+    ws: WebSocketUpgrade,
+    headers: HeaderMap,
+    State(state): State<Arc<AppState>>,
+) -> HttpResponse {
+    if !same_origin(&headers) {
+        return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
+    }
+    if state.sessions.fetch_add(1, Ordering::SeqCst) >= MAX_SESSIONS {
+        state.sessions.fetch_sub(1, Ordering::SeqCst);
+        return (StatusCode::SERVICE_UNAVAILABLE, "too many tabs").into_response();
+    }
+    ws.max_message_size(MAX_MESSAGE_BYTES)
+        .max_frame_size(MAX_MESSAGE_BYTES)
+        .on_failed_upgrade({
+            let state = Arc::clone(&state);
+            move |_| {
+                state.sessions.fetch_sub(1, Ordering::SeqCst);
+            }
+        })
+        .on_upgrade(move |socket| async move {
+            session(socket).await;
+            state.sessions.fetch_sub(1, Ordering::SeqCst);
+        })
+}
+
+/// The router: the page, its assets, the WebSocket. Nothing else.
+pub fn router() -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/static/{*path}", get(static_file))
+        .route("/ws", get(ws_handler))
+        .with_state(Arc::new(AppState::default()))
+}
+
+/// One tab's state.
+struct Session {
+    spec: Spec,
+    engine: Engine,
+    out: mpsc::UnboundedSender<Response>,
+    /// MultiPV of the last analysis asked for (kept when the position changes).
+    current_multipv: u32,
+}
+
+impl Session {
+    /// Handles one request; replies go to `out`. A failed request changes
+    /// nothing.
+    fn handle(&mut self, text: &str) {
+        let request = match parse_request(text) {
+            Ok(r) => r,
+            Err(e) => return self.send(e),
+        };
+        match request {
+            Request::Position {
+                id,
+                variant,
+                fen,
+                moves,
+            } => {
+                let result = board::parse_variant(&variant)
+                    .and_then(|v| board::describe(v, fen.as_deref(), &moves));
+                match result {
+                    Ok((spec, info)) => {
+                        let was_analysing = self.engine.is_analysing();
+                        let multipv = self.current_multipv;
+                        if spec.variant != self.spec.variant {
+                            self.engine.clear();
+                        }
+                        self.spec = spec;
+                        self.send(Response::Position {
+                            id,
+                            info: Box::new(info),
+                        });
+                        if was_analysing {
+                            // Analysis follows the position.
+                            self.start(Job::Analyse { multipv });
+                        }
+                    }
+                    Err(e) => self.send(Response::error(Some("position"), e).with_id(id)),
+                }
+            }
+            Request::Analyse { multipv } => match Job::analyse(multipv) {
+                Ok(job) => {
+                    if let Job::Analyse { multipv } = job {
+                        self.current_multipv = multipv;
+                    }
+                    self.start(job)
+                }
+                Err(e) => self.send(Response::error(Some("analyse"), e)),
+            },
+            Request::Stop => {
+                self.engine.stop();
+                self.send(Response::Stopped);
+            }
+            Request::Go {
+                id,
+                movetime,
+                nodes,
+            } => match Job::engine_move(id, movetime, nodes) {
+                Ok(job) => self.start(job),
+                Err(e) => self.send(Response::error(Some("go"), e).with_id(id)),
+            },
+            Request::Options { hash, threads } => match self.engine.set_options(hash, threads) {
+                Ok(()) => self.send(Response::Options {
+                    hash: self.engine.hash_mb(),
+                    threads: self.engine.threads(),
+                }),
+                Err(e) => self.send(Response::error(Some("options"), e)),
+            },
+            Request::PgnImport { text } => match board::import_pgn(&text) {
+                Ok(games) => self.send(Response::Pgn { games }),
+                Err(e) => self.send(Response::error(Some("pgn_import"), e)),
+            },
+            Request::PgnExport {
+                variant,
+                fen,
+                moves,
+                white,
+                black,
+            } => {
+                let result = board::parse_variant(&variant).and_then(|v| {
+                    board::export_pgn(
+                        v,
+                        fen.as_deref(),
+                        &moves,
+                        white.as_deref().unwrap_or("?"),
+                        black.as_deref().unwrap_or("?"),
+                    )
+                });
+                match result {
+                    Ok(text) => self.send(Response::PgnText { text }),
+                    Err(e) => self.send(Response::error(Some("pgn_export"), e)),
+                }
+            }
+        }
+    }
+
+    fn start(&mut self, job: Job) {
+        if let Err(e) = self.engine.start(&self.spec, job, self.out.clone()) {
+            self.send(Response::error(Some("analyse"), e));
+        }
+    }
+
+    fn send(&self, r: Response) {
+        let _ = self.out.send(r);
+    }
+}
+
+fn hello() -> Response {
+    Response::Hello {
+        engine: crate::uci::ENGINE_NAME.to_string(),
+        variants: VariantKind::ALL
+            .iter()
+            .map(|v| v.name().to_string())
+            .collect(),
+        start_fens: VariantKind::ALL
+            .iter()
+            .map(|v| v.start_fen().to_string())
+            .collect(),
+    }
+}
+
+async fn session(mut socket: WebSocket) {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Response>();
+    let engine = match Engine::new() {
+        Ok(e) => e,
+        Err(e) => {
+            let msg = Response::error(None, format!("engine failure: {e}")).to_json();
+            let _ = socket.send(Message::Text(msg.into())).await;
+            return;
+        }
+    };
+    let mut s = Session {
+        spec: Spec::startpos(VariantKind::Chess),
+        engine,
+        out: tx,
+        current_multipv: 1,
+    };
+    let _ = s.out.send(hello());
+    let mut ticker = tokio::time::interval(analysis::TICK);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            msg = socket.recv() => {
+                let text = match msg {
+                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                    Some(Ok(Message::Text(t))) => t.to_string(),
+                    Some(Ok(Message::Binary(_))) => {
+                        s.send(Response::error(None, "binary messages are not understood"));
+                        continue;
+                    }
+                    Some(Ok(_)) => continue,
+                };
+                // Stopping a search joins its thread: keep the runtime's other
+                // tasks going meanwhile.
+                tokio::task::block_in_place(|| s.handle(&text));
+            }
+            Some(reply) = rx.recv() => {
+                if socket.send(Message::Text(reply.to_json().into())).await.is_err() {
+                    break;
+                }
+            }
+            _ = ticker.tick() => {
+                if let Some(r) = s.engine.tick() {
+                    if socket.send(Message::Text(r.to_json().into())).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    tokio::task::block_in_place(|| {
+        s.engine.stop();
+    });
+}
+
+/// Binds and serves on a runtime of its own in a background thread; returns
+/// the bound address (tests and `serve` alike).
+pub fn spawn(host: &str, port: u16) -> Result<SocketAddr, String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind((host, port)))
+        .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("no local address: {e}"))?;
+    std::thread::Builder::new()
+        .name("serve".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                if let Err(e) = axum::serve(listener, router()).await {
+                    log::error!("server stopped: {e}");
+                }
+            });
+        })
+        .map_err(|e| format!("cannot start the server thread: {e}"))?;
+    Ok(addr)
+}
+
+fn open_browser(url: &str) {
+    let cmd = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(target_os = "windows") {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(cmd).arg(url).spawn() {
+        eprintln!("could not open a browser ({cmd}): {e}");
+    }
+}
+
+/// `turncoat serve`: prints the address, serves until killed.
+pub fn run(args: &ServeArgs) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
+            .await
+            .map_err(|e| format!("cannot listen on {}:{}: {e}", args.host, args.port))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("no local address: {e}"))?;
+        let host = if addr.ip().is_ipv6() {
+            format!("[{}]", addr.ip())
+        } else {
+            addr.ip().to_string()
+        };
+        let url = format!("http://{host}:{}/", addr.port());
+        println!("Turncoat web board: {url}");
+        if !addr.ip().is_loopback() {
+            eprintln!("warning: listening on {addr}, reachable from other machines");
+        }
+        if args.open {
+            open_browser(&url);
+        }
+        axum::serve(listener, router())
+            .await
+            .map_err(|e| format!("server stopped: {e}"))
+    })
+}

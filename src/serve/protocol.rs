@@ -1,0 +1,261 @@
+//! The JSON messages of the web board's WebSocket, one object per message with a
+//! `type` field. The page sends [`Request`]s; the server answers with
+//! [`Response`]s. Anything that does not parse is answered with
+//! `{"type":"error",...}` and changes nothing.
+
+use serde::{Deserialize, Serialize};
+
+/// Largest WebSocket message the server reads (a PGN upload is the big one).
+pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
+/// Longest move list a `position` request may carry.
+pub const MAX_MOVES: usize = 2000;
+/// Longest FEN accepted.
+pub const MAX_FEN_BYTES: usize = 256;
+/// MultiPV range for analysis.
+pub const MAX_MULTIPV: u32 = 5;
+/// Largest hash table a tab may ask for, in MB.
+pub const MAX_HASH_MB: u64 = 256;
+/// Default hash table per tab, in MB.
+pub const DEFAULT_HASH_MB: u64 = 32;
+/// Longest thinking time for one engine move, in ms.
+pub const MAX_MOVETIME_MS: u64 = 60_000;
+/// Largest node budget for one engine move.
+pub const MAX_NODES: u64 = 200_000_000;
+/// Most games read from one PGN upload.
+pub const MAX_PGN_GAMES: usize = 1000;
+
+/// What the page asks.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Request {
+    /// Set the position: the variant, its start FEN (absent = the variant's
+    /// start position) and the tokens played from it. Answered by `position`.
+    Position {
+        #[serde(default)]
+        id: Option<u64>,
+        variant: String,
+        #[serde(default)]
+        fen: Option<String>,
+        #[serde(default)]
+        moves: Vec<String>,
+    },
+    /// Infinite analysis of the current position; streams `analysis`.
+    Analyse {
+        #[serde(default)]
+        multipv: Option<u32>,
+    },
+    /// Stops analysis or an engine move; answered by `stopped`.
+    Stop,
+    /// The engine's move in the current position (play mode): `movetime` in ms
+    /// or `nodes`. Answered by `bestmove`.
+    Go {
+        #[serde(default)]
+        id: Option<u64>,
+        #[serde(default)]
+        movetime: Option<u64>,
+        #[serde(default)]
+        nodes: Option<u64>,
+    },
+    /// Engine settings for this tab.
+    Options {
+        #[serde(default)]
+        hash: Option<u64>,
+        #[serde(default)]
+        threads: Option<u64>,
+    },
+    /// Reads PGN text; answered by `pgn`.
+    PgnImport { text: String },
+    /// Writes the given game as PGN; answered by `pgn_text`.
+    PgnExport {
+        variant: String,
+        #[serde(default)]
+        fen: Option<String>,
+        #[serde(default)]
+        moves: Vec<String>,
+        #[serde(default)]
+        white: Option<String>,
+        #[serde(default)]
+        black: Option<String>,
+    },
+}
+
+/// A square list, e.g. `["e2","e4"]`.
+pub type Squares = Vec<String>;
+
+/// What the last move did, for the page to show.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct LastMove {
+    pub token: String,
+    /// SAN in chess, the token in the variants.
+    pub san: String,
+    /// Every square the token names (from, to, targets, paid squares, path).
+    pub squares: Squares,
+    /// Pieces that changed colour (same piece, other owner).
+    pub converted: Squares,
+    /// Pacifist: the cascade, round by round (empty elsewhere).
+    pub cascade: Vec<Squares>,
+    /// Squares that held a piece before and are empty now, besides the mover's
+    /// origin: captured, paid, destroyed.
+    pub removed: Squares,
+}
+
+/// A Cruise Pawns missile in flight.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Missile {
+    pub launch: String,
+    pub path: Squares,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GameEnd {
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub result: String,
+    /// `white`, `black` or absent for a draw.
+    pub winner: Option<String>,
+    pub reason: String,
+}
+
+/// One position as the page shows it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PositionInfo {
+    pub variant: String,
+    pub start_fen: String,
+    pub fen: String,
+    pub moves: Vec<String>,
+    /// `white` or `black`.
+    pub turn: String,
+    /// Every legal token, in the generator's order.
+    pub legal: Vec<String>,
+    pub last: Option<LastMove>,
+    /// The king in check, if any.
+    pub check: Option<String>,
+    pub outcome: Option<GameEnd>,
+    pub missile: Option<Missile>,
+    /// Attending Pawns: `[celebrity, pawn]` pairs.
+    pub links: Vec<[String; 2]>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Line {
+    pub multipv: usize,
+    pub depth: u32,
+    /// `{"cp": n}` or `{"mate": n}`, White's point of view.
+    pub score: Score,
+    /// `lower`, `upper` or absent.
+    pub bound: Option<String>,
+    pub pv: Vec<String>,
+    /// The same moves as SAN in chess, as tokens in the variants.
+    pub pv_san: Vec<String>,
+}
+
+#[derive(Copy, Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Score {
+    Cp(i32),
+    Mate(i32),
+}
+
+/// A snapshot of the running analysis.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct AnalysisInfo {
+    pub fen: String,
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+    pub multipv: u32,
+    pub lines: Vec<Line>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PgnGameInfo {
+    pub tags: Vec<[String; 2]>,
+    pub variant: String,
+    pub start_fen: String,
+    pub moves: Vec<String>,
+    /// The moves as written: SAN in chess, tokens in the variants.
+    pub sans: Vec<String>,
+    pub result: String,
+}
+
+/// What the server says.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Response {
+    Hello {
+        engine: String,
+        variants: Vec<String>,
+        start_fens: Vec<String>,
+    },
+    Position {
+        id: Option<u64>,
+        #[serde(flatten)]
+        info: Box<PositionInfo>,
+    },
+    Analysis(Box<AnalysisInfo>),
+    Stopped,
+    Bestmove {
+        id: Option<u64>,
+        fen: String,
+        token: Option<String>,
+    },
+    Options {
+        hash: u64,
+        threads: u64,
+    },
+    Pgn {
+        games: Vec<PgnGameInfo>,
+    },
+    PgnText {
+        text: String,
+    },
+    Error {
+        /// The request's `type`, when it could be read.
+        request: Option<String>,
+        /// The request's `id`, when it had one.
+        id: Option<u64>,
+        message: String,
+    },
+}
+
+impl Response {
+    pub fn error(request: Option<&str>, message: impl Into<String>) -> Response {
+        Response::Error {
+            request: request.map(str::to_string),
+            id: None,
+            message: message.into(),
+        }
+    }
+
+    /// The same error, naming the request's id.
+    pub fn with_id(self, id: Option<u64>) -> Response {
+        match self {
+            Response::Error {
+                request, message, ..
+            } => Response::Error {
+                request,
+                id,
+                message,
+            },
+            other => other,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!("{{\"type\":\"error\",\"message\":\"cannot encode the answer: {e}\"}}")
+        })
+    }
+}
+
+/// Parses a request; the error names the request type when it is known.
+pub fn parse_request(text: &str) -> Result<Request, Response> {
+    serde_json::from_str::<Request>(text).map_err(|e| {
+        let value = serde_json::from_str::<serde_json::Value>(text).ok();
+        let field = |k: &str| value.as_ref().and_then(|v| v.get(k).cloned());
+        let kind = field("type").and_then(|t| t.as_str().map(str::to_string));
+        let id = field("id").and_then(|i| i.as_u64());
+        Response::error(kind.as_deref(), format!("bad request: {e}")).with_id(id)
+    })
+}

@@ -1,0 +1,894 @@
+// Turncoat web board. The page has no chess rules of its own: the server sends
+// the legal move tokens of each position, and the page only splits them into
+// the squares a user clicks (see shared/WEB.md) and matches prefixes.
+import { Chessground } from '/static/vendor/chessground.min.js';
+
+const $ = (id) => document.getElementById(id);
+const t0 = performance.now();
+
+// ---------------------------------------------------------------- state
+
+const state = {
+  variants: [],
+  startFens: {},
+  variant: 'chess',
+  orientation: 'white',
+  // The game tree: nodes {token, san, parent, children, fen, ply}.
+  root: null,
+  node: null,
+  info: null, // the server's description of the current node
+  sel: [], // the clicks (and choices) so far
+  analysing: false,
+  multipv: 3,
+  analysis: null,
+  playing: false, // play vs Turncoat
+  userSide: 'white',
+  waitingEngine: false,
+  games: [],
+};
+
+// For tests and curious users: timings in ms.
+window.turncoat = {
+  state,
+  timings: { firstRender: null, lastMove: null, analysisFirstLine: null, analysisUpdates: 0, stop: null },
+};
+const timings = window.turncoat.timings;
+
+// ---------------------------------------------------------------- socket
+
+let ws;
+let nextId = 1;
+const pending = new Map(); // id -> callback(ok, msg)
+
+function connect() {
+  ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+  ws.onopen = () => { $('conn').textContent = 'connected'; };
+  ws.onclose = () => {
+    $('conn').textContent = 'disconnected — reload the page';
+    showError('The connection to the engine was lost.');
+  };
+  ws.onmessage = (e) => {
+    let msg;
+    try { msg = JSON.parse(e.data); } catch { return; }
+    onMessage(msg);
+  };
+}
+
+function send(obj) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
+}
+
+/** A position request; `cb(ok, msg)` gets the answer. */
+function requestPosition(variant, fen, moves, cb) {
+  const id = nextId++;
+  pending.set(id, cb);
+  lastPositionRequest = id;
+  send({ type: 'position', id, variant, fen, moves });
+}
+let lastPositionRequest = 0;
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case 'hello':
+      state.variants = msg.variants;
+      msg.variants.forEach((v, i) => { state.startFens[v] = msg.start_fens[i]; });
+      $('variant').innerHTML = msg.variants.map((v) => `<option value="${v}">${v}</option>`).join('');
+      $('variant').value = state.variant;
+      newGame(state.variant, null);
+      break;
+    case 'position': {
+      const cb = pending.get(msg.id);
+      pending.delete(msg.id);
+      // The user's last action wins: an answer overtaken by a newer request
+      // (a click, then at once another move or a new game) is dropped.
+      if (cb && msg.id === lastPositionRequest) cb(true, msg);
+      break;
+    }
+    case 'error': {
+      const cb = msg.id != null ? pending.get(msg.id) : null;
+      if (cb) {
+        pending.delete(msg.id);
+        if (msg.id === lastPositionRequest) cb(false, msg);
+        return;
+      }
+      showError(msg.message);
+      if (msg.request === 'go') { state.waitingEngine = false; }
+      break;
+    }
+    case 'analysis':
+      onAnalysis(msg);
+      break;
+    case 'stopped':
+      if (stopSentAt !== null) { timings.stop = performance.now() - stopSentAt; stopSentAt = null; }
+      break;
+    case 'bestmove':
+      onBestmove(msg);
+      break;
+    case 'pgn':
+      onPgn(msg.games);
+      break;
+    case 'pgn_text':
+      onPgnText(msg.text);
+      break;
+    default:
+      break;
+  }
+}
+
+// ---------------------------------------------------------------- errors
+
+let errorTimer = null;
+function showError(text) {
+  const el = $('error');
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => { el.hidden = true; }, 8000);
+}
+function clearError() { $('error').hidden = true; }
+
+// ---------------------------------------------------------------- game tree
+
+function makeNode(parent, token, san) {
+  return { token, san, parent, children: [], ply: parent ? parent.ply + 1 : 0 };
+}
+
+function pathTokens(node) {
+  const out = [];
+  for (let n = node; n && n.parent; n = n.parent) out.push(n.token);
+  return out.reverse();
+}
+
+function newGame(variant, fen, done) {
+  requestPosition(variant, fen, [], (ok, msg) => {
+    if (!ok) { showError(msg.message); if (done) done(false); return; }
+    clearError();
+    state.variant = variant;
+    $('variant').value = variant;
+    state.root = makeNode(null, null, null);
+    state.root.startFen = msg.start_fen;
+    state.root.startPly = startPly(msg.start_fen);
+    state.node = state.root;
+    show(msg);
+    if (done) done(true);
+  });
+}
+
+function startPly(fen) {
+  const f = fen.split(' ');
+  return (parseInt(f[5] || '1', 10) - 1) * 2 + (f[1] === 'b' ? 1 : 0);
+}
+
+/** Shows `node` (asking the server for its position). */
+function goTo(node) {
+  if (!node) return;
+  requestPosition(state.variant, state.root.startFen, pathTokens(node), (ok, msg) => {
+    if (!ok) { showError(msg.message); return; }
+    state.node = node;
+    show(msg);
+  });
+}
+
+/** Plays the tokens from the current node (after the server checked them). */
+function playTokens(tokens, sans, onError) {
+  const from = state.node;
+  const clickTime = performance.now();
+  requestPosition(state.variant, state.root.startFen, pathTokens(from).concat(tokens), (ok, msg) => {
+    if (!ok) {
+      if (onError) onError(msg); else showError(msg.message);
+      render();
+      return;
+    }
+    clearError();
+    let n = from;
+    tokens.forEach((tok, i) => {
+      let child = n.children.find((c) => c.token === tok);
+      if (!child) {
+        const san = i === tokens.length - 1 ? msg.last.san : (sans && sans[i]) || tok;
+        child = makeNode(n, tok, san);
+        n.children.push(child);
+      }
+      n = child;
+    });
+    state.node = n;
+    show(msg);
+    timings.lastMove = performance.now() - clickTime;
+    maybeEngineMove();
+  });
+}
+
+// ---------------------------------------------------------------- board
+
+const cg = Chessground($('board'), {
+  viewOnly: true,
+  coordinates: true,
+  animation: { enabled: true, duration: 150 },
+  highlight: { lastMove: true, check: false },
+  drawable: {
+    enabled: false,
+    visible: true,
+    brushes: {
+      green: { key: 'g', color: '#15781B', opacity: 1, lineWidth: 10 },
+      red: { key: 'r', color: '#882020', opacity: 1, lineWidth: 10 },
+      blue: { key: 'b', color: '#003088', opacity: 1, lineWidth: 10 },
+      yellow: { key: 'y', color: '#e68f00', opacity: 1, lineWidth: 10 },
+      paleBlue: { key: 'pb', color: '#003088', opacity: 0.4, lineWidth: 15 },
+      paleGreen: { key: 'pg', color: '#15781B', opacity: 0.4, lineWidth: 15 },
+      paleRed: { key: 'pr', color: '#882020', opacity: 0.4, lineWidth: 15 },
+      paleGrey: { key: 'pgr', color: '#4a4a4a', opacity: 0.35, lineWidth: 15 },
+      best: { key: 'bst', color: '#003088', opacity: 0.8, lineWidth: 12 },
+      alt: { key: 'alt', color: '#003088', opacity: 0.4, lineWidth: 9 },
+      missile: { key: 'mis', color: '#d4350b', opacity: 0.85, lineWidth: 8 },
+      link: { key: 'lnk', color: '#7a5cc2', opacity: 0.6, lineWidth: 4 },
+      cascade: { key: 'cas', color: '#e0a000', opacity: 0.95, lineWidth: 6 },
+    },
+  },
+});
+
+function sqOf(el, e) {
+  const r = el.getBoundingClientRect();
+  const fx = Math.floor(((e.clientX - r.left) / r.width) * 8);
+  const fy = Math.floor(((e.clientY - r.top) / r.height) * 8);
+  if (fx < 0 || fx > 7 || fy < 0 || fy > 7) return null;
+  const file = state.orientation === 'white' ? fx : 7 - fx;
+  const rank = state.orientation === 'white' ? 7 - fy : fy;
+  return 'abcdefgh'[file] + (rank + 1);
+}
+
+let downSq = null;
+$('board').addEventListener('pointerdown', (e) => {
+  if (e.button !== 0) return;
+  const sq = sqOf($('board'), e);
+  downSq = sq;
+  if (sq) clickSquare(sq);
+});
+$('board').addEventListener('pointerup', (e) => {
+  const sq = sqOf($('board'), e);
+  // Drag and drop = the same two squares.
+  if (downSq && sq && sq !== downSq && state.sel.length > 0) clickSquare(sq);
+  downSq = null;
+});
+
+// ---------------------------------------------------------------- tokens -> clicks
+
+const SQ = /[a-h][1-8]/g;
+
+/** How a token is entered: a sequence of steps (squares, or choices `=q`, `,n`),
+ * or for a subversion a target and a set of payment squares. */
+function parseToken(tok) {
+  if (tok.startsWith('@')) {
+    const sq = tok.match(SQ) || [];
+    return { subv: true, target: sq[0], pay: sq.slice(1) };
+  }
+  if (tok.includes('*')) {
+    const [launch, path] = tok.split('*');
+    return { steps: [launch, launch, ...(path.match(SQ) || [])] };
+  }
+  const [base, ...extras] = tok.split(',');
+  const steps = [base.slice(0, 2), base.slice(2, 4)];
+  if (base.length === 5) steps.push('=' + base[4]);
+  for (const x of extras) {
+    if (x === 'n') steps.push(',n');
+    else if (x.length === 4) steps.push(x.slice(2, 4));
+    else steps.push(x);
+  }
+  return { steps };
+}
+
+const isSquare = (s) => /^[a-h][1-8]$/.test(s);
+
+/** Tokens matching the current clicks: those complete now, and the next steps. */
+function matches(sel) {
+  const exact = [];
+  const next = new Map(); // step -> tokens
+  const add = (s, t) => { if (!next.has(s)) next.set(s, []); next.get(s).push(t); };
+  for (const t of (state.info ? state.info.legal : [])) {
+    const p = state.parsed.get(t);
+    if (p.subv) {
+      if (sel.length === 0) { add(p.target, t); continue; }
+      if (sel[0] !== p.target) continue;
+      const rest = sel.slice(1);
+      if (!rest.every((s) => p.pay.includes(s))) continue;
+      if (rest.length === p.pay.length) exact.push(t);
+      else p.pay.filter((s) => !rest.includes(s)).forEach((s) => add(s, t));
+    } else {
+      const st = p.steps;
+      if (st.length < sel.length) continue;
+      let ok = true;
+      for (let i = 0; i < sel.length; i++) if (st[i] !== sel[i]) { ok = false; break; }
+      if (!ok) continue;
+      if (st.length === sel.length) exact.push(t);
+      else add(st[sel.length], t);
+    }
+  }
+  return { exact, next };
+}
+
+function isSubvSel(sel) {
+  return sel.length > 0 && state.info && state.info.legal.some((t) => t.startsWith('@' + sel[0]));
+}
+
+function clickSquare(sq) {
+  if (!state.info || state.info.outcome || state.waitingEngine) return;
+  if (state.playing && state.info.turn !== state.userSide) return;
+  const sel = state.sel;
+  // Subversion: a payment square clicked again is taken back.
+  if (sel.length > 1 && isSubvSel(sel) && sel.slice(1).includes(sq)) {
+    state.sel = sel.filter((s) => s !== sq);
+    return advance();
+  }
+  const m = matches(sel);
+  if (m.next.has(sq)) {
+    state.sel = sel.concat([sq]);
+    return advance();
+  }
+  // Not a continuation: deselect, or start a new move from this square.
+  const wasLast = sel.length > 0 && sel[sel.length - 1] === sq;
+  state.sel = [];
+  if (!wasLast && matches([]).next.has(sq)) state.sel = [sq];
+  advance();
+}
+
+function choose(step) {
+  state.sel = state.sel.concat([step]);
+  advance();
+}
+
+/** After a click or choice: play the move if it is settled, else show what
+ * continues it. */
+function advance() {
+  const m = matches(state.sel);
+  if (state.sel.length > 0 && m.exact.length === 1 && m.next.size === 0) {
+    const tok = m.exact[0];
+    state.sel = [];
+    hideChooser();
+    playTokens([tok]);
+    return;
+  }
+  if (state.sel.length > 0 && m.exact.length === 0 && m.next.size === 0) state.sel = [];
+  renderSelection();
+}
+
+const PIECE_NAMES = { q: '♛ Queen', r: '♜ Rook', b: '♝ Bishop', n: '♞ Knight' };
+
+function renderSelection() {
+  const m = matches(state.sel);
+  const sel = state.sel;
+  const choices = [...m.next.keys()].filter((s) => !isSquare(s));
+  const squares = [...m.next.keys()].filter(isSquare);
+  const showChooser = sel.length > 0 && (choices.length > 0 || (m.exact.length === 1 && m.next.size > 0));
+  if (showChooser) {
+    const buttons = [];
+    if (m.exact.length === 1) buttons.push({ label: exactLabel(m.exact[0], sel), tok: m.exact[0], def: true });
+    for (const c of choices.sort((a, b) => 'qrbn'.indexOf(a[1]) - 'qrbn'.indexOf(b[1]))) {
+      let label = c;
+      if (c.startsWith('=')) label = PIECE_NAMES[c[1]] || c;
+      else if (c === ',n') label = 'Spare (no conversion)';
+      buttons.push({ label, step: c, def: !m.exact.length && c === '=q' });
+    }
+    showChooserButtons(buttons);
+  } else {
+    hideChooser();
+  }
+  $('hint').textContent = hintFor(sel, m, squares);
+  render();
+}
+
+function exactLabel(tok, sel) {
+  if (tok.startsWith('@')) return 'Subvert now (Enter)';
+  if (tok.endsWith('*')) return 'Self-detonate (Enter)';
+  if (state.variant === 'cowardlycrew') return 'Convert (Enter)';
+  return `Play ${tok} (Enter)`;
+}
+
+function hintFor(sel, m, squares) {
+  if (sel.length === 0) return '';
+  if (isSubvSel(sel)) {
+    return sel.length === 1 ? `Subvert ${sel[0]}: click the pieces to pay with` : `Subvert ${sel[0]} paying ${sel.slice(1).join(', ')}${squares.length ? ': more payment squares are lit' : ''}`;
+  }
+  if (sel.length >= 2 && sel[0] === sel[1] && state.variant === 'cruisepawns') {
+    return `Missile armed on ${sel[0]}: click its path square by square${m.exact.length ? ', or self-detonate' : ''}` + (sel.length > 2 ? ` (path ${sel.slice(2).join(' ')})` : '');
+  }
+  if (state.variant === 'attendingpawns' && sel.length >= 2 && squares.length) {
+    return `Now click the square for the attendant pawn`;
+  }
+  if (state.variant === 'cruisepawns' && sel.length === 1 && m.next.has(sel[0])) {
+    return `Selected ${sel[0]}: click a destination, or the pawn again to arm a missile`;
+  }
+  return `Selected ${sel.filter(isSquare).join(' → ')}`;
+}
+
+let chooserButtons = [];
+function showChooserButtons(buttons) {
+  chooserButtons = buttons;
+  const el = $('chooser');
+  el.innerHTML = '';
+  for (const b of buttons) {
+    const btn = document.createElement('button');
+    btn.textContent = b.label;
+    if (b.def) btn.className = 'default';
+    btn.dataset.step = b.step || '';
+    btn.dataset.token = b.tok || '';
+    btn.addEventListener('pointerdown', (e) => e.stopPropagation());
+    btn.addEventListener('click', (e) => {
+      e.stopPropagation();
+      if (b.tok) { state.sel = []; hideChooser(); playTokens([b.tok]); } else choose(b.step);
+    });
+    el.appendChild(btn);
+  }
+  const cancel = document.createElement('button');
+  cancel.textContent = '✕';
+  cancel.title = 'Cancel (Esc)';
+  cancel.addEventListener('pointerdown', (e) => e.stopPropagation());
+  cancel.addEventListener('click', (e) => { e.stopPropagation(); state.sel = []; hideChooser(); renderSelection(); });
+  el.appendChild(cancel);
+  el.hidden = false;
+}
+function hideChooser() { $('chooser').hidden = true; chooserButtons = []; }
+$('chooser').addEventListener('pointerdown', (e) => e.stopPropagation());
+
+// ---------------------------------------------------------------- display
+
+function show(msg) {
+  state.info = msg;
+  state.parsed = new Map(msg.legal.map((t) => [t, parseToken(t)]));
+  state.sel = [];
+  hideChooser();
+  $('fen').value = msg.fen;
+  $('fen').classList.remove('bad');
+  $('hint').textContent = '';
+  if (state.analysis && state.analysis.fen !== msg.fen) state.analysis = null;
+  render();
+  renderStatus();
+  renderMoves();
+  renderLines();
+  if (timings.firstRender === null) timings.firstRender = performance.now();
+}
+
+function render() {
+  const info = state.info;
+  if (!info) return;
+  const custom = new Map();
+  const addClass = (sq, c) => custom.set(sq, ((custom.get(sq) || '') + ' ' + c).trim());
+  const shapes = [];
+  const last = info.last;
+  if (last) {
+    const mover = info.turn === 'white' ? 'black' : 'white';
+    last.converted.forEach((sq) => addClass(sq, 'conv-' + mover));
+    last.removed.forEach((sq) => addClass(sq, 'removed'));
+    if (last.token.startsWith('@')) last.squares.slice(1).forEach((sq) => addClass(sq, 'paid'));
+    last.cascade.forEach((round, i) => round.forEach((sq) => shapes.push({ orig: sq, brush: 'cascade', label: { text: String(i + 1), fill: '#e0a000' } })));
+  }
+  if (info.check) addClass(info.check, 'check');
+  if (info.missile) {
+    const path = [info.missile.launch, ...info.missile.path];
+    for (let i = 0; i + 1 < path.length; i++) shapes.push({ orig: path[i], dest: path[i + 1], brush: 'missile' });
+    info.missile.path.slice(0, -1).forEach((sq) => addClass(sq, 'shoot'));
+    addClass(info.missile.path[info.missile.path.length - 1], 'target');
+  }
+  if ($('links-toggle').checked) {
+    for (const [c, p] of info.links) shapes.push({ orig: c, dest: p, brush: 'link' });
+  }
+  // The clicks so far and what continues them.
+  const m = matches(state.sel);
+  if (state.sel.length) {
+    state.sel.filter(isSquare).forEach((sq) => addClass(sq, 'sel'));
+    const pieces = cg.state.pieces;
+    for (const s of m.next.keys()) {
+      if (!isSquare(s)) continue;
+      if (state.sel.includes(s)) addClass(s, 'arm');
+      else addClass(s, pieces.has(s) ? 'dest-oc' : 'dest');
+    }
+  }
+  // Engine arrows.
+  if (state.analysing && state.analysis && state.analysis.fen === info.fen) {
+    state.analysis.lines.forEach((l, i) => {
+      if (l.pv.length) shapes.push(...arrowsFor(l.pv[0], i === 0 ? 'best' : 'alt'));
+    });
+  }
+  let lastMove;
+  if (last) {
+    if (last.token.startsWith('@') || last.token.includes('*')) lastMove = last.squares.slice(0, 1);
+    else lastMove = last.squares.slice(0, 2);
+  }
+  cg.set({
+    fen: info.fen.split(' ')[0],
+    orientation: state.orientation,
+    turnColor: info.turn,
+    lastMove: lastMove && lastMove.length ? lastMove : undefined,
+    highlight: { lastMove: true, check: false, custom },
+  });
+  cg.setAutoShapes(shapes);
+}
+
+function arrowsFor(tok, brush) {
+  const p = parseToken(tok);
+  if (p.subv) return [{ orig: p.target, brush }];
+  const sq = p.steps.filter(isSquare);
+  if (tok.includes('*')) {
+    if (sq.length === 2) return [{ orig: sq[0], brush }];
+    // The best line's missile path in full; the others' first step and target.
+    if (brush !== 'best') return [{ orig: sq[0], dest: sq[2], brush }, { orig: sq[sq.length - 1], brush }];
+    const out = [];
+    for (let i = 1; i + 1 < sq.length; i++) out.push({ orig: i === 1 ? sq[0] : sq[i], dest: sq[i + 1], brush });
+    return out;
+  }
+  return [{ orig: sq[0], dest: sq[1], brush }];
+}
+
+function renderStatus() {
+  const info = state.info;
+  const el = $('status');
+  if (info.outcome) {
+    const o = info.outcome;
+    const who = o.winner ? `${o.winner === 'white' ? 'White' : 'Black'} wins` : 'Draw';
+    el.textContent = `Game over: ${o.result} — ${who} (${o.reason})`;
+    el.className = 'status over';
+  } else {
+    el.textContent = `${info.turn === 'white' ? 'White' : 'Black'} to move` + (info.check ? ' (check)' : '') + (state.playing ? (info.turn === state.userSide ? ' — your move' : ' — Turncoat thinks…') : '');
+    el.className = 'status';
+  }
+  const fx = [];
+  const last = info.last;
+  if (last) {
+    fx.push(`Last move ${last.san}`);
+    if (last.cascade.length) fx.push('cascade ' + last.cascade.map((r, i) => `${i + 1}: ${r.join(' ')}`).join('; '));
+    else if (last.converted.length) fx.push(`converted ${last.converted.join(' ')}`);
+    if (last.removed.length) fx.push(`removed ${last.removed.join(' ')}`);
+  }
+  if (info.missile) fx.push(`missile in flight ${info.missile.launch}*${info.missile.path.join('')} (shoot down on ${info.missile.path.slice(0, -1).join(' ') || 'no square'})`);
+  $('effects').textContent = fx.join(' · ');
+  $('links-toggle').parentElement.style.display = state.variant === 'attendingpawns' ? '' : 'none';
+}
+
+function renderMoves() {
+  const el = $('moves');
+  const parts = [];
+  const startPly = state.root.startPly;
+  const label = (n, forceNum) => {
+    const ply = startPly + n.ply - 1;
+    const num = Math.floor(ply / 2) + 1;
+    const white = ply % 2 === 0;
+    return (white ? `<span class="num">${num}.</span>` : forceNum ? `<span class="num">${num}…</span>` : '');
+  };
+  const nodes = [];
+  const walk = (n, forceNum) => {
+    // n: a node whose children are to be listed
+    let first = true;
+    let cur = n;
+    while (cur.children.length) {
+      const [main, ...vars] = cur.children;
+      parts.push(label(main, forceNum || first));
+      nodes.push(main);
+      parts.push(`<span class="mv${main === state.node ? ' current' : ''}" data-n="${nodes.length - 1}">${esc(main.san)}</span>`);
+      for (const v of vars) {
+        parts.push('<span class="var"> (');
+        parts.push(label(v, true));
+        nodes.push(v);
+        parts.push(`<span class="mv${v === state.node ? ' current' : ''}" data-n="${nodes.length - 1}">${esc(v.san)}</span>`);
+        walk(v, true);
+        parts.push(')</span> ');
+      }
+      forceNum = vars.length > 0;
+      first = false;
+      cur = main;
+    }
+  };
+  walk(state.root, true);
+  if (state.info && state.info.outcome && !state.node.children.length) parts.push(`<span class="result">${state.info.outcome.result}</span>`);
+  el.innerHTML = parts.join(' ') || '<span class="num">No moves yet: click a piece.</span>';
+  el.querySelectorAll('.mv').forEach((s) => s.addEventListener('click', () => goTo(nodes[+s.dataset.n])));
+  const cur = el.querySelector('.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  state.moveNodes = nodes;
+}
+
+function esc(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+}
+
+// ---------------------------------------------------------------- navigation
+
+function back() { if (state.node.parent) goTo(state.node.parent); }
+function forward() { if (state.node.children.length) goTo(state.node.children[0]); }
+function first() { goTo(state.root); }
+function last() { let n = state.node; while (n.children.length) n = n.children[0]; goTo(n); }
+
+$('back').onclick = back;
+$('forward').onclick = forward;
+$('first').onclick = first;
+$('last').onclick = last;
+$('flip').onclick = flip;
+$('links-toggle').onchange = render;
+
+function flip() {
+  state.orientation = state.orientation === 'white' ? 'black' : 'white';
+  $('evalbar').classList.toggle('flipped', state.orientation === 'black');
+  render();
+  renderEval();
+}
+
+document.addEventListener('keydown', (e) => {
+  const tag = (e.target && e.target.tagName) || '';
+  if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+  if (e.key === 'ArrowLeft') { back(); e.preventDefault(); }
+  else if (e.key === 'ArrowRight') { forward(); e.preventDefault(); }
+  else if (e.key === 'Home') { first(); e.preventDefault(); }
+  else if (e.key === 'End') { last(); e.preventDefault(); }
+  else if (e.key === 'f') flip();
+  else if (e.key === ' ') { toggleAnalysis(); e.preventDefault(); }
+  else if (e.key === 'Escape') { state.sel = []; hideChooser(); renderSelection(); }
+  else if (e.key === 'Enter' && chooserButtons.length) {
+    const d = chooserButtons.find((b) => b.def) || chooserButtons[0];
+    if (d.tok) { state.sel = []; hideChooser(); playTokens([d.tok]); } else choose(d.step);
+    e.preventDefault();
+  }
+});
+
+// ---------------------------------------------------------------- inputs
+
+$('move').addEventListener('keydown', (e) => {
+  if (e.key !== 'Enter') return;
+  const tok = $('move').value.trim();
+  if (!tok) return;
+  const before = state.node;
+  playTokens([tok], null, (msg) => showError(`Illegal move '${tok}': ${msg.message}`));
+  // Cleared once played (the position changes).
+  const check = () => { if (state.node !== before) $('move').value = ''; };
+  setTimeout(check, 300);
+});
+
+$('fen').addEventListener('keydown', (e) => {
+  if (e.key !== 'Enter') return;
+  const fen = $('fen').value.trim();
+  newGame(state.variant, fen, (ok) => {
+    if (!ok) $('fen').classList.add('bad');
+  });
+});
+
+$('variant').addEventListener('change', () => {
+  stopPlaying();
+  newGame($('variant').value, null);
+});
+$('newgame').onclick = () => { stopPlaying(); newGame(state.variant, null); };
+
+// ---------------------------------------------------------------- analysis
+
+let analyseSentAt = null;
+let stopSentAt = null;
+
+function toggleAnalysis() {
+  if (state.analysing) stopAnalysis();
+  else startAnalysis();
+}
+
+function startAnalysis() {
+  if (state.playing) stopPlaying();
+  state.analysing = true;
+  state.analysis = null;
+  state.multipv = +$('multipv').value;
+  analyseSentAt = performance.now();
+  timings.analysisFirstLine = null;
+  timings.analysisUpdates = 0;
+  send({ type: 'analyse', multipv: state.multipv });
+  $('analyse').textContent = '■ Stop';
+  $('analyse').classList.add('on');
+  renderLines();
+}
+
+function stopAnalysis() {
+  state.analysing = false;
+  stopSentAt = performance.now();
+  send({ type: 'stop' });
+  $('analyse').textContent = '▶ Analyse';
+  $('analyse').classList.remove('on');
+  render();
+  renderLines();
+}
+
+$('analyse').onclick = toggleAnalysis;
+
+// Engine settings for this tab (the server bounds them).
+{
+  const n = Math.max(1, Math.min(8, navigator.hardwareConcurrency || 1));
+  $('threads').innerHTML = Array.from({ length: n }, (_, i) => `<option>${i + 1}</option>`).join('');
+}
+function sendOptions() {
+  send({ type: 'options', threads: +$('threads').value, hash: +$('hash').value });
+  if (state.analysing) startAnalysis();
+}
+$('threads').onchange = sendOptions;
+$('hash').onchange = sendOptions;
+$('multipv').onchange = () => { if (state.analysing) startAnalysis(); };
+
+function onAnalysis(msg) {
+  if (!state.analysing || !state.info || msg.fen !== state.info.fen) return;
+  timings.analysisUpdates++;
+  if (timings.analysisFirstLine === null && msg.lines.length && analyseSentAt !== null) {
+    timings.analysisFirstLine = performance.now() - analyseSentAt;
+  }
+  state.analysis = msg;
+  renderLines();
+  render();
+}
+
+function scoreText(s) {
+  if (!s) return '';
+  if ('mate' in s) return (s.mate > 0 ? '#' : '#-') + Math.abs(s.mate);
+  const v = s.cp / 100;
+  return (v > 0 ? '+' : '') + v.toFixed(2);
+}
+
+function renderLines() {
+  const a = state.analysis;
+  const el = $('lines');
+  if (!state.analysing) {
+    $('stats').textContent = '';
+    el.innerHTML = '';
+    renderEval();
+    return;
+  }
+  if (!a) { el.innerHTML = '<div class="line">…</div>'; $('stats').textContent = ''; return; }
+  $('stats').textContent = `depth ${a.depth}/${a.seldepth} · ${fmtNum(a.nodes)} nodes · ${fmtNum(a.nps)} nps`;
+  const startPly = state.root.startPly + state.node.ply;
+  el.innerHTML = a.lines.map((l, i) => {
+    const moves = l.pv_san.map((san, k) => {
+      const ply = startPly + k;
+      const num = ply % 2 === 0 ? `${Math.floor(ply / 2) + 1}. ` : k === 0 ? `${Math.floor(ply / 2) + 1}… ` : '';
+      return `${num}<span class="mv" data-l="${i}" data-k="${k}">${esc(san)}</span>`;
+    }).join(' ');
+    const bound = l.bound === 'lower' ? '≥' : l.bound === 'upper' ? '≤' : '';
+    return `<div class="line" data-multipv="${l.multipv}"><span class="score">${bound}${scoreText(l.score)}</span> ${moves}</div>`;
+  }).join('');
+  el.querySelectorAll('.mv').forEach((s) => s.addEventListener('click', () => {
+    const l = a.lines[+s.dataset.l];
+    const k = +s.dataset.k;
+    playTokens(l.pv.slice(0, k + 1), l.pv_san.slice(0, k + 1));
+  }));
+  renderEval();
+}
+
+function fmtNum(n) {
+  if (n >= 1e6) return (n / 1e6).toFixed(1) + 'M';
+  if (n >= 1e3) return (n / 1e3).toFixed(0) + 'k';
+  return String(n);
+}
+
+function renderEval() {
+  const a = state.analysing ? state.analysis : null;
+  let frac = 0.5;
+  let text = '';
+  if (a && a.lines.length) {
+    const s = a.lines[0].score;
+    if ('mate' in s) frac = s.mate > 0 ? 1 : 0;
+    else frac = 1 / (1 + Math.exp(-s.cp / 250));
+    text = scoreText(s);
+  }
+  $('evalfill').style.height = `${(frac * 100).toFixed(1)}%`;
+  $('evaltext').textContent = text;
+}
+
+// ---------------------------------------------------------------- play vs Turncoat
+
+$('playbtn').onclick = () => {
+  if (state.playing) { stopPlaying(); return; }
+  if (state.analysing) stopAnalysis();
+  state.playing = true;
+  state.userSide = $('side').value;
+  if (state.orientation !== state.userSide) flip();
+  $('playbtn').textContent = 'Stop playing';
+  $('playbtn').classList.add('on');
+  renderStatus();
+  maybeEngineMove();
+};
+
+function stopPlaying() {
+  if (!state.playing) return;
+  state.playing = false;
+  if (state.waitingEngine) send({ type: 'stop' });
+  state.waitingEngine = false;
+  $('playbtn').textContent = 'Play vs Turncoat';
+  $('playbtn').classList.remove('on');
+  if (state.info) renderStatus();
+}
+
+let goId = 0;
+function maybeEngineMove() {
+  if (!state.playing || !state.info || state.info.outcome) return;
+  if (state.info.turn === state.userSide || state.waitingEngine) return;
+  const s = $('strength').value;
+  const n = parseInt(s.slice(1), 10);
+  goId = nextId++;
+  state.waitingEngine = true;
+  send(s[0] === 't' ? { type: 'go', id: goId, movetime: n } : { type: 'go', id: goId, nodes: n });
+  renderStatus();
+}
+
+function onBestmove(msg) {
+  if (msg.id !== goId) return;
+  state.waitingEngine = false;
+  if (!state.playing || !state.info || msg.fen !== state.info.fen || !msg.token) return;
+  playTokens([msg.token]);
+}
+
+$('takeback').onclick = () => {
+  if (state.waitingEngine) { send({ type: 'stop' }); state.waitingEngine = false; goId = -1; }
+  let n = state.node;
+  if (!n.parent) return;
+  // Back to the last position where the user was to move (before their move).
+  n = n.parent;
+  if (state.playing && n.parent && sideToMove(n) !== state.userSide) n = n.parent;
+  goTo(n);
+};
+
+function sideToMove(node) {
+  return (state.root.startPly + node.ply) % 2 === 0 ? 'white' : 'black';
+}
+
+// ---------------------------------------------------------------- PGN
+
+$('pgnload').onclick = () => {
+  const text = $('pgn').value;
+  if (!text.trim()) { showError('Paste PGN text first (or choose a file).'); return; }
+  state.games = [];
+  send({ type: 'pgn_import', text });
+};
+$('pgnfile').onchange = () => {
+  const f = $('pgnfile').files[0];
+  if (!f) return;
+  f.text().then((text) => { $('pgn').value = text; state.games = []; send({ type: 'pgn_import', text }); });
+};
+
+function onPgn(games) {
+  state.games = games;
+  const sel = $('games');
+  sel.innerHTML = games.map((g, i) => {
+    const tag = (k) => (g.tags.find((t) => t[0] === k) || [k, '?'])[1];
+    return `<option value="${i}">${i + 1}. ${esc(tag('White'))} – ${esc(tag('Black'))} ${esc(g.result)} (${g.variant})</option>`;
+  }).join('');
+  sel.hidden = games.length < 2;
+  loadGame(0);
+}
+$('games').onchange = () => loadGame(+$('games').value);
+
+function loadGame(i) {
+  const g = state.games[i];
+  if (!g) return;
+  stopPlaying();
+  newGame(g.variant, g.start_fen, (ok) => {
+    if (!ok) return;
+    let n = state.root;
+    g.moves.forEach((tok, k) => {
+      const c = makeNode(n, tok, g.sans[k] || tok);
+      n.children.push(c);
+      n = c;
+    });
+    $('games').value = String(i);
+    renderMoves();
+  });
+}
+
+$('pgnexport').onclick = () => {
+  let end = state.node;
+  while (end.children.length) end = end.children[0];
+  const user = 'User';
+  const white = state.playing ? (state.userSide === 'white' ? user : 'Turncoat') : '?';
+  const black = state.playing ? (state.userSide === 'black' ? user : 'Turncoat') : '?';
+  send({ type: 'pgn_export', variant: state.variant, fen: state.root.startFen, moves: pathTokens(end), white, black });
+};
+
+function onPgnText(text) {
+  $('pgn').value = text;
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
+  a.download = `turncoat-${state.variant}.pgn`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+// ---------------------------------------------------------------- start
+
+connect();
+window.turncoat.ready = () => state.info !== null;
+window.turncoat.t0 = t0;

@@ -1,0 +1,89 @@
+//! The web board in a real browser: starts `turncoat serve` in-process, writes
+//! PGN files with `turncoat match`, and runs tests/browser/test_board.py
+//! (Playwright for Python driving headless Chromium), which clicks moves in
+//! every variant and saves screenshots under target/tmp/browser/.
+//!
+//! Needs `TURNCOAT_BROWSER_PYTHON`, a Python with the `playwright` package (as
+//! `.ci/run` sets it up), and /usr/bin/chromium (or `TURNCOAT_CHROMIUM`).
+//! Without them the test prints why and passes, except under `CI=true`, where a
+//! missing browser is a failure.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn skip_or_fail(why: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("browser test cannot run under CI: {why}");
+    }
+    eprintln!("browser test skipped: {why} (run .ci/run, or set TURNCOAT_BROWSER_PYTHON)");
+}
+
+fn match_pgn(variant: &str, out: &Path) {
+    let cfg = Path::new(env!("CARGO_MANIFEST_DIR")).join("engines.toml");
+    let status = Command::new(env!("CARGO_BIN_EXE_turncoat"))
+        .args(["match", "--config"])
+        .arg(&cfg)
+        .args([
+            "--variant",
+            variant,
+            "--depth",
+            "2",
+            "--games",
+            "2",
+            "--concurrency",
+            "1",
+            "--pgn",
+        ])
+        .arg(out)
+        .env("RUST_LOG", "error")
+        .output()
+        .expect("run turncoat match");
+    assert!(
+        status.status.success(),
+        "turncoat match failed: {}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+}
+
+#[test]
+fn web_board_in_chromium() {
+    let Ok(python) = std::env::var("TURNCOAT_BROWSER_PYTHON") else {
+        return skip_or_fail("TURNCOAT_BROWSER_PYTHON is not set");
+    };
+    let chromium = std::env::var("TURNCOAT_CHROMIUM").unwrap_or("/usr/bin/chromium".into());
+    if !Path::new(&python).exists() {
+        return skip_or_fail(&format!("no python at {python}"));
+    }
+    if !Path::new(&chromium).exists() {
+        return skip_or_fail(&format!("no chromium at {chromium}"));
+    }
+    let out: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&out).unwrap();
+    // Games written by the match runner: SAN (chess) and tokens (a variant).
+    let pgns = [
+        out.join("match-chess.pgn"),
+        out.join("match-subversion.pgn"),
+    ];
+    match_pgn("chess", &pgns[0]);
+    match_pgn("subversion", &pgns[1]);
+
+    let addr = turncoat::serve::spawn("127.0.0.1", 0).expect("server starts");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/test_board.py");
+    let result = Command::new(&python)
+        .arg(&script)
+        .arg(format!("http://{addr}/"))
+        .arg(&out)
+        .args(&pgns)
+        .env("TURNCOAT_CHROMIUM", &chromium)
+        .output()
+        .expect("run the browser test");
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    println!("{stdout}");
+    eprintln!("{stderr}");
+    assert!(
+        result.status.success(),
+        "browser test failed:\n{stdout}\n{stderr}"
+    );
+    assert!(stdout.contains("0 failed steps"), "{stdout}");
+}

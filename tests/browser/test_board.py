@@ -1,0 +1,452 @@
+"""The web board in a real browser (headless Chromium via Playwright).
+
+Run by tests/browser.rs:  python test_board.py URL OUT_DIR PGN_FILE...
+
+For every variant it plays moves by clicking squares, including each kind of
+multi-part move, and checks the `fen` field; it runs analysis and sees MultiPV
+lines, plays against the engine, navigates and branches, loads PGN files written
+by `turncoat match` and steps through them, and checks the error paths. It saves
+a screenshot of each variant's board in OUT_DIR and prints the timings as JSON.
+Exits non-zero on the first failed check.
+"""
+
+import json
+import os
+import sys
+import time
+
+from playwright.sync_api import sync_playwright
+
+URL, OUT = sys.argv[1], sys.argv[2]
+PGNS = sys.argv[3:]
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
+CHROMIUM = os.environ.get("TURNCOAT_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+figures = {"move_ms": []}
+checks = 0
+
+
+def check(cond, what):
+    global checks
+    if not cond:
+        raise AssertionError(what)
+    checks += 1
+
+
+def count(page, selector, at_least):
+    """Waits (the board redraws on the next animation frame) until `selector`
+    matches at least `at_least` elements; returns the count."""
+    try:
+        page.wait_for_function(
+            "([s, n]) => document.querySelectorAll(s).length >= n", arg=[selector, at_least], timeout=3000
+        )
+    except Exception:
+        pass
+    return page.locator(selector).count()
+
+
+def examples(variant):
+    path = os.path.join(DATA, f"{variant}_examples.json")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return json.load(f)
+
+
+def after_of(variant, fen, token):
+    for ex in examples(variant):
+        if ex["fen"] == fen and token in ex.get("after", {}):
+            return ex["after"][token]
+    raise KeyError(f"{variant} {fen} {token}")
+
+
+class Board:
+    def __init__(self, page):
+        self.page = page
+
+    def fen(self):
+        return self.page.input_value("#fen")
+
+    def wait_fen(self, fen, what):
+        try:
+            self.page.wait_for_function(
+                "f => document.getElementById('fen').value === f", arg=fen, timeout=5000
+            )
+        except Exception:
+            pass
+        check(self.fen() == fen, f"{what}: fen field shows {self.fen()!r}, expected {fen!r}")
+
+    def square_xy(self, sq):
+        box = self.page.locator("#board").bounding_box()
+        orient = self.page.evaluate("window.turncoat.state.orientation")
+        f = ord(sq[0]) - 97
+        r = int(sq[1]) - 1
+        col = f if orient == "white" else 7 - f
+        row = 7 - r if orient == "white" else r
+        return (box["x"] + (col + 0.5) * box["width"] / 8, box["y"] + (row + 0.5) * box["height"] / 8)
+
+    def click(self, *squares):
+        for sq in squares:
+            x, y = self.square_xy(sq)
+            self.page.mouse.click(x, y)
+
+    def move(self, a, c):
+        """Clicks a two-square move and waits until it is on the board."""
+        ply = self.page.evaluate("window.turncoat.state.node.ply")
+        self.click(a, c)
+        self.page.wait_for_function(f"window.turncoat.state.node.ply === {ply + 1}", timeout=5000)
+        self.record_move_time()
+
+    def choose(self, label):
+        btn = self.page.locator("#chooser button", has_text=label)
+        btn.first.wait_for(state="visible", timeout=3000)
+        btn.first.click()
+
+    def set_variant(self, variant):
+        if self.page.input_value("#variant") != variant:
+            self.page.select_option("#variant", variant)
+        else:
+            self.page.click("#newgame")
+        self.page.wait_for_function(
+            "v => window.turncoat.state.info && window.turncoat.state.info.variant === v"
+            " && window.turncoat.state.node === window.turncoat.state.root",
+            arg=variant,
+        )
+
+    def load(self, variant, fen):
+        if self.page.input_value("#variant") != variant:
+            self.set_variant(variant)
+        self.page.fill("#fen", fen)
+        self.page.press("#fen", "Enter")
+        self.page.wait_for_function(
+            "f => window.turncoat.state.info && window.turncoat.state.info.start_fen === f"
+            " && window.turncoat.state.node === window.turncoat.state.root",
+            arg=fen,
+            timeout=5000,
+        )
+
+    def expected(self, variant, fen, moves):
+        """The server's FEN after `moves`, through a WebSocket of its own."""
+        return self.page.evaluate(
+            """([variant, fen, moves]) => new Promise((resolve) => {
+                const w = new WebSocket(`ws://${location.host}/ws`);
+                w.onmessage = (e) => {
+                    const m = JSON.parse(e.data);
+                    if (m.type === 'hello') w.send(JSON.stringify({type: 'position', variant, fen, moves}));
+                    else { w.close(); resolve(m.fen || m.message); }
+                };
+            })""",
+            [variant, fen, moves],
+        )
+
+    def record_move_time(self):
+        t = self.page.evaluate("window.turncoat.timings.lastMove")
+        if t is not None:
+            figures["move_ms"].append(t)
+
+    def shot(self, name):
+        time.sleep(0.4)  # let the board's move animation finish
+        self.page.locator("main").screenshot(path=os.path.join(OUT, f"{name}.png"))
+
+
+def play_and_check(b, variant, fen, clicks, token, what):
+    """Loads `fen`, does `clicks` (squares, or ('choose', label), or ('key', k)),
+    and checks the fen field against the position after `token`."""
+    b.load(variant, fen)
+    try:
+        want = after_of(variant, fen, token)
+    except KeyError:
+        want = b.expected(variant, fen, [token])
+    for c in clicks:
+        if isinstance(c, tuple):
+            kind, arg = c
+            if kind == "choose":
+                b.choose(arg)
+            else:
+                b.page.keyboard.press(arg)
+        else:
+            b.click(c)
+    b.wait_fen(want, f"{variant} {what} ({token})")
+    last = b.page.evaluate("window.turncoat.state.info.last && window.turncoat.state.info.last.token")
+    check(last == token, f"{variant} {what}: last move {last}, expected {token}")
+    b.record_move_time()
+
+
+def test_variants(b):
+    page = b.page
+    # ---- chess: plain moves from the start, promotion with the piece chooser.
+    b.set_variant("chess")
+    b.click("e2", "e4")
+    b.wait_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "chess e2e4")
+    b.record_move_time()
+    b.move("e7", "e5")
+    b.move("g1", "f3")
+    b.wait_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", "chess e7e5 g1f3")
+    moves_text = page.inner_text("#moves")
+    check("Nf3" in moves_text, f"SAN in the move list: {moves_text!r}")
+    b.shot("chess")
+    play_and_check(b, "chess", "8/P6k/8/8/8/8/8/K7 w - - 0 1", ["a7", "a8", ("choose", "Knight")], "a7a8n", "promotion")
+
+    # ---- cowardlycrew: capture with conversion (chooser default), and without.
+    fen = "7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1"
+    play_and_check(b, "cowardlycrew", fen, ["d4", "e5", ("choose", "Convert")], "d4e5", "capture converting")
+    conv = page.evaluate("window.turncoat.state.info.last.converted")
+    check(sorted(conv) == ["d6", "f6"], f"cowardlycrew converted {conv}")
+    rings = count(page, "#board square.conv-white", 2)
+    check(rings == 2, f"cowardlycrew: {rings} conversion rings on the board")
+    b.shot("cowardlycrew")
+    play_and_check(b, "cowardlycrew", fen, ["d4", "e5", ("choose", "Spare")], "d4e5,n", "capture sparing")
+    play_and_check(b, "cowardlycrew", fen, ["d4", "e5", ("key", "Enter")], "d4e5", "capture, Enter = convert")
+
+    # ---- subversion: the target, then the payment squares.
+    play_and_check(b, "subversion", "1r5k/8/2n5/3pb3/3N4/8/6PP/K7 w - - 0 1", ["e5", "g2"], "@e5,g2", "one pawn paid")
+    fen = "7k/8/8/4r3/Q2N4/5B2/2B5/4K3 w - - 0 1"
+    b.load("subversion", fen)
+    b.click("e5")
+    lit = count(page, "#board square.dest-oc", 2)
+    check(lit >= 2, f"subversion: payment squares lit after the target ({lit})")
+    b.click("c2", "f3")
+    if page.locator("#chooser").is_visible():
+        page.keyboard.press("Enter")
+    b.wait_fen(after_of("subversion", fen, "@e5,c2,f3"), "subversion two bishops paid")
+    b.record_move_time()
+    b.shot("subversion")
+
+    # ---- attendingpawns: celebrity move then its pawn's square; castling with
+    # two pawns; promotion then the new pawn's square.
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 a1a2,b1b2,c1c2,d1d2,e1e2,f1f2,g1g2,h1h2,a8a7,b8b7,c8c7,d8d7,e8e7,f8f7,g8g7,h8h7"
+    play_and_check(b, "attendingpawns", start, ["b1", "c3", "d3"], "b1c3,b2d3", "knight with its pawn")
+    links = page.evaluate("window.turncoat.state.info.links")
+    check(["c3", "d3"] in links, f"attendingpawns links {links}")
+    b.shot("attendingpawns")
+    fen = "4k3/8/8/8/8/8/4PPPP/4K2R w K - 0 1 e1e2,h1h2"
+    play_and_check(b, "attendingpawns", fen, ["e1", "g1", "h1", "e1"], "e1g1,e2h1,h2e1", "castling, two pawns")
+    fen = "5r2/4P3/8/7k/8/8/8/K6N w - - 0 1 h1e7"
+    play_and_check(b, "attendingpawns", fen, ["e7", "e8", ("choose", "Queen"), "d7"], "e7e8q,d7", "promotion and new pawn")
+
+    # ---- cruisepawns: launch (pawn, pawn again, path), self-detonation,
+    # shoot-down.
+    fen = "7r/P7/8/8/8/8/8/K6k w - - 0 1 -"
+    play_and_check(
+        b, "cruisepawns", fen, ["a7", "a7", "b6", "c5", "d5", "e5", "f6", "g7", "h8"], "a7*b6c5d5e5f6g7h8", "launch"
+    )
+    arrows = count(page, "#board svg line", 7)
+    check(arrows >= 7, f"cruisepawns: missile path drawn ({arrows} arrows)")
+    b.shot("cruisepawns")
+    play_and_check(b, "cruisepawns", fen, ["a7", "a7", ("choose", "Self-detonate")], "a7*", "self-detonation")
+    fen = "3b3k/6n1/3p4/8/8/8/8/K7 b - - 0 1 e4*e5f6g7"
+    play_and_check(b, "cruisepawns", fen, ["d8", "f6"], "d8f6", "shoot-down")
+
+    # ---- pacifist: a move and its cascade, shown round by round.
+    fen = "rkqn1rb1/ppppppbp/P7/1n4p1/8/4N3/1PPPPPPP/RNK1BBQR w - - 0 1"
+    play_and_check(b, "pacifist", fen, ["e3", "f5"], "e3f5", "cascade")
+    fx = page.inner_text("#effects")
+    check("cascade 1:" in fx and "4:" in fx, f"pacifist cascade shown: {fx!r}")
+    b.shot("pacifist")
+
+
+def test_typed_and_errors(b):
+    page = b.page
+    b.set_variant("chess")
+    before = b.fen()
+    page.fill("#move", "e2e5")
+    page.press("#move", "Enter")
+    page.wait_for_selector("#error:not([hidden])", timeout=3000)
+    check("Illegal move" in page.inner_text("#error"), "typed illegal move reported")
+    check(b.fen() == before, "illegal typed move leaves the position")
+    page.fill("#move", "d2d4")
+    page.press("#move", "Enter")
+    b.wait_fen("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1", "typed d2d4")
+    page.fill("#fen", "this is not a fen")
+    page.press("#fen", "Enter")
+    page.wait_for_function("document.getElementById('error').textContent.includes('invalid FEN')", timeout=3000)
+    check(page.evaluate("window.turncoat.state.info.fen").startswith("rnbqkbnr/pppppppp/8/8/3P4"), "bad FEN leaves the position")
+    # Cowardly Crew token with an extra that does not exist.
+    b.load("cowardlycrew", "7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1")
+    page.fill("#move", "d4d5,n")
+    page.press("#move", "Enter")
+    page.wait_for_function("document.getElementById('error').textContent.includes('d4d5,n')", timeout=3000)
+
+
+def test_navigation(b):
+    page = b.page
+    b.set_variant("chess")
+    for a, c in [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6")]:
+        b.move(a, c)
+    b.wait_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "four moves")
+    page.keyboard.press("ArrowLeft")
+    b.wait_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", "ArrowLeft")
+    page.click("#back")
+    b.wait_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "back button")
+    page.click("#forward")
+    b.wait_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", "forward button")
+    page.locator("#moves .mv", has_text="e4").first.click()
+    b.wait_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "jump to e4")
+    check(page.locator("#moves .mv.current").inner_text() == "e4", "current move marked")
+    # Branch: 1... c5 instead of 1... e5.
+    b.click("c7", "c5")
+    b.wait_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "branch c5")
+    check(page.locator("#moves .var").count() == 1, "the branch is shown as a variation")
+    check("e5" in page.inner_text("#moves") and "c5" in page.inner_text("#moves"), "both lines kept")
+    page.keyboard.press("Home")
+    b.wait_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "Home")
+    page.keyboard.press("End")
+    b.wait_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "End follows the main line")
+
+
+def test_analysis(b):
+    page = b.page
+    b.set_variant("chess")
+    b.click("e2", "e4")
+    b.wait_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "before analysis")
+    page.select_option("#multipv", "3")
+    page.click("#analyse")
+    page.wait_for_function("document.querySelectorAll('#analysis .line[data-multipv]').length === 3", timeout=5000)
+    t = time.time()
+    u0 = page.evaluate("window.turncoat.timings.analysisUpdates")
+    time.sleep(2.0)
+    u1 = page.evaluate("window.turncoat.timings.analysisUpdates")
+    rate = (u1 - u0) / (time.time() - t)
+    figures["analysis_updates_per_s"] = round(rate, 1)
+    figures["analysis_first_line_ms"] = page.evaluate("window.turncoat.timings.analysisFirstLine")
+    check(rate >= 4, f"analysis updates {rate:.1f}/s")
+    stats = page.inner_text("#stats")
+    check("depth" in stats and "nps" in stats, f"stats {stats!r}")
+    arrows = count(page, "#board svg line", 1)
+    check(arrows >= 1, "best-move arrows")
+    check(page.locator("#evaltext").inner_text() != "", "evaluation bar labelled")
+    b.shot("analysis")
+    page.click("#analyse")
+    page.wait_for_function("window.turncoat.timings.stop !== null", timeout=3000)
+    figures["analysis_stop_ms"] = page.evaluate("window.turncoat.timings.stop")
+    # Analysis again, then play a line's first move by clicking it.
+    page.click("#analyse")
+    page.wait_for_function("document.querySelectorAll('#analysis .line .mv').length > 0", timeout=5000)
+    first = page.locator("#analysis .line .mv").first
+    first.click()
+    page.wait_for_function(
+        "!window.turncoat.state.info.fen.startsWith('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b')", timeout=5000
+    )
+    check(page.evaluate("window.turncoat.state.node.ply") == 2, "line move played")
+    page.click("#analyse")
+    # A variant: lines are tokens.
+    b.load("cruisepawns", "7r/P7/8/8/8/8/8/K6k w - - 0 1 -")
+    page.click("#analyse")
+    page.wait_for_function("document.querySelectorAll('#analysis .line[data-multipv]').length === 3", timeout=5000)
+    page.click("#analyse")
+
+
+def test_play(b):
+    page = b.page
+    b.set_variant("chess")
+    page.select_option("#side", "white")
+    page.select_option("#strength", "n1000")
+    page.click("#playbtn")
+    b.click("e2", "e4")
+    page.wait_for_function("window.turncoat.state.node.ply === 2 && !window.turncoat.state.waitingEngine", timeout=10000)
+    check(page.evaluate("window.turncoat.state.info.turn") == "white", "engine answered")
+    page.click("#takeback")
+    b.wait_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "takeback")
+    page.click("#playbtn")
+
+
+def test_pgn(b, path):
+    page = b.page
+    with open(path) as f:
+        text = f.read()
+    page.fill("#pgn", text)
+    page.click("#pgnload")
+    page.wait_for_function("window.turncoat.state.games.length > 0", timeout=5000)
+    games = page.evaluate("window.turncoat.state.games")
+    g = games[0]
+    b.wait_fen(g["start_fen"], f"{path}: game 1 at its start")
+    n = len(g["moves"])
+    check(n > 0, "game has moves")
+    plies = [t for k, t in g["tags"] if k == "PlyCount"]
+    check(not plies or int(plies[0]) == n, f"PlyCount {plies} vs {n} moves")
+    seen = {b.fen()}
+    for i in range(min(n, 12)):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"window.turncoat.state.node.ply === {i + 1}", timeout=3000)
+        seen.add(b.fen())
+    check(len(seen) == min(n, 12) + 1, "each step shows a new position")
+    page.keyboard.press("End")
+    page.wait_for_function(f"window.turncoat.state.node.ply === {n}", timeout=3000)
+    final = b.expected(g["variant"], g["start_fen"], g["moves"])
+    b.wait_fen(final, f"{path}: final position")
+    result = [t for k, t in g["tags"] if k == "Result"][0]
+    term = [t for k, t in g["tags"] if k == "Termination"]
+    if term and term[0] == "normal":
+        status = page.inner_text("#status")
+        check(result in status, f"game end announced: {status!r}")
+    if len(games) > 1:
+        page.select_option("#games", "1")
+        b.wait_fen(games[1]["start_fen"], "second game selected")
+    # Export: the same dialect reads back.
+    page.keyboard.press("End")
+    page.click("#pgnexport")
+    page.wait_for_function("document.getElementById('pgn').value.includes('[PlyCount')", timeout=3000)
+    exported = page.input_value("#pgn")
+    if g["variant"] != "chess":
+        check(f'[Variant "{g["variant"]}"]' in exported, "export names the variant")
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("requestfailed", lambda r: errors.append("request failed: " + r.url))
+        t = time.time()
+        page.goto(URL)
+        page.wait_for_function("window.turncoat && window.turncoat.ready()", timeout=10000)
+        figures["first_render_ms"] = page.evaluate("window.turncoat.timings.firstRender")
+        figures["page_load_wall_ms"] = round((time.time() - t) * 1000)
+        weight = page.evaluate(
+            "performance.getEntriesByType('resource').reduce((s, r) => s + r.decodedBodySize, 0)"
+            " + performance.getEntriesByType('navigation')[0].decodedBodySize"
+        )
+        figures["page_weight_bytes"] = weight
+        check(weight < 1_000_000, f"page weight {weight}")
+        check(figures["first_render_ms"] < 1000, f"first render {figures['first_render_ms']} ms")
+        b = Board(page)
+        steps = [
+            ("variants", lambda: test_variants(b)),
+            ("typed and errors", lambda: test_typed_and_errors(b)),
+            ("navigation", lambda: test_navigation(b)),
+            ("analysis", lambda: test_analysis(b)),
+            ("play", lambda: test_play(b)),
+        ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: test_pgn(b, x))) for x in PGNS]
+        failed = 0
+        for name, fn in steps:
+            try:
+                fn()
+                print(f"ok   {name}", flush=True)
+            except Exception as e:  # report every step, fail at the end
+                failed += 1
+                print(f"FAIL {name}: {e}", flush=True)
+                page.screenshot(path=os.path.join(OUT, f"failed-{name.replace(' ', '_')}.png"))
+        check(not errors, f"page errors: {errors}")
+        browser.close()
+    ms = figures.pop("move_ms")
+    figures["moves_clicked"] = len(ms)
+    figures["move_ms_max"] = round(max(ms), 1) if ms else None
+    figures["move_ms_median"] = round(sorted(ms)[len(ms) // 2], 1) if ms else None
+    print("figures " + json.dumps(figures))
+    print(f"{checks} checks, {failed} failed steps; screenshots in {OUT}")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
