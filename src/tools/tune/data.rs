@@ -14,10 +14,10 @@ use crate::engine::search::see;
 use crate::rules::fen;
 use crate::rules::game::{self, Game};
 use crate::rules::moves::{Move, MoveList};
+use crate::rules::pgn::{self, PgnGame};
 use crate::rules::position::Position;
 use crate::rules::variants::chess::Chess;
 use crate::rules::variants::Variant;
-use crate::tournament::pgn::{self, PgnGame};
 
 /// How positions are chosen from the games.
 #[derive(Clone, Debug)]
