@@ -66,9 +66,6 @@ enum Command {
     MatchMerge(tournament::merge::MergeArgs),
     /// Serve a web board to play and analyse every variant (localhost).
     Serve(serve::ServeArgs),
-    /// A scripted UCI engine used by the match runner's tests.
-    #[command(hide = true)]
-    FakeEngine(tournament::fake::FakeEngineArgs),
 }
 
 fn main() -> ExitCode {
@@ -89,7 +86,6 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::MatchMerge(args)) => tournament::merge::run(args),
         Some(Command::Serve(args)) => serve::run(&args),
-        Some(Command::FakeEngine(args)) => tournament::fake::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

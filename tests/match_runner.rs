@@ -2,8 +2,10 @@
 //! unwritable PGN paths, engine options checked against the engine's `uci`
 //! reply, SIGINT / SIGTERM, progress lines, move comments, `--resume` after
 //! SIGKILL, `--shard` (directly and through GNU parallel) with `match-merge`, and
-//! `match-merge` on odd inputs. Engines are the hidden `turncoat fake-engine`
+//! `match-merge` on odd inputs. Engines are the scripted `fake-engine`
 //! (scripted, deterministic) or Turncoat itself at fixed nodes.
+
+mod common;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -31,12 +33,14 @@ fn text(bytes: &[u8]) -> String {
 fn fake_config(dir: &Path, a_args: &str, b_args: &str, match_table: &str) -> PathBuf {
     let quote = |s: &str| -> String {
         s.split_whitespace()
-            .map(|w| format!(", \"{w}\""))
-            .collect::<String>()
+            .map(|w| format!("\"{w}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
+    let fake = common::fake_engine();
     let body = format!(
-        "[[engine]]\nname = \"a\"\ncmd = \"{EXE}\"\nargs = [\"fake-engine\"{}]\n\n\
-         [[engine]]\nname = \"b\"\ncmd = \"{EXE}\"\nargs = [\"fake-engine\"{}]\n\n\
+        "[[engine]]\nname = \"a\"\ncmd = \"{fake}\"\nargs = [{}]\n\n\
+         [[engine]]\nname = \"b\"\ncmd = \"{fake}\"\nargs = [{}]\n\n\
          [match]\n{match_table}\n",
         quote(a_args),
         quote(b_args)
@@ -264,9 +268,10 @@ fn engine_options_are_checked_against_the_uci_reply_before_the_first_game() {
         ),
     ];
     for (option, expected) in cases {
+        let fake = common::fake_engine();
         let body = format!(
-            "[[engine]]\nname = \"a\"\ncmd = \"{EXE}\"\nargs = [\"fake-engine\"]\n\n\
-             [[engine]]\nname = \"b\"\ncmd = \"{EXE}\"\nargs = [\"fake-engine\"]\noptions = {{ {option} }}\n\n\
+            "[[engine]]\nname = \"a\"\ncmd = \"{fake}\"\nargs = []\n\n\
+             [[engine]]\nname = \"b\"\ncmd = \"{fake}\"\nargs = []\noptions = {{ {option} }}\n\n\
              [match]\ngames = 2\nnodes = 10\n"
         );
         let cfg = dir.join("engines.toml");
@@ -278,10 +283,11 @@ fn engine_options_are_checked_against_the_uci_reply_before_the_first_game() {
         assert!(!err.contains("Started game"), "{option}: {err}");
     }
     // Declared options with fitting values (names in any case) are fine.
+    let fake = common::fake_engine();
     let body = format!(
-        "[[engine]]\nname = \"a\"\ncmd = \"{EXE}\"\nargs = [\"fake-engine\"]\n\
+        "[[engine]]\nname = \"a\"\ncmd = \"{fake}\"\nargs = []\n\
          options = {{ hash = 1024, Style = \"risky\", VariantEval = false }}\n\n\
-         [[engine]]\nname = \"b\"\ncmd = \"{EXE}\"\nargs = [\"fake-engine\"]\n\n\
+         [[engine]]\nname = \"b\"\ncmd = \"{fake}\"\nargs = []\n\n\
          [match]\ngames = 2\nnodes = 10\n[match.adjudication]\nmax_moves = 4\n"
     );
     let cfg = dir.join("engines.toml");

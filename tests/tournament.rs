@@ -1,6 +1,9 @@
 //! The match runner: statistics against hand-computed values, engines.toml errors,
 //! PGN round trips, openings, scheduling, and real matches between scripted fake
-//! engines (`turncoat fake-engine`) that misbehave on purpose.
+//! engines (the example `fake-engine`, `tests/support/fake_engine.rs`) that misbehave
+//! on purpose.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -36,11 +39,10 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn fake(name: &str, args: &[&str]) -> EngineConfig {
-    let mut all = vec!["fake-engine".to_string()];
-    all.extend(args.iter().map(|s| s.to_string()));
+    let all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     EngineConfig {
         name: name.to_string(),
-        cmd: PathBuf::from(EXE),
+        cmd: PathBuf::from(common::fake_engine()),
         args: all,
         dir: None,
         options: Vec::new(),
@@ -787,9 +789,10 @@ fn forfeit_match(name: &str, bad_args: &str, limit: &str) -> (String, String, Ve
         .split_whitespace()
         .map(|s| format!("\"{s}\""))
         .collect();
+    let fake = common::fake_engine();
     let cfg = format!(
-        "[[engine]]\nname = \"good\"\ncmd = \"{EXE}\"\nargs = [\"fake-engine\"]\n\n\
-         [[engine]]\nname = \"bad\"\ncmd = \"{EXE}\"\nargs = [\"fake-engine\", {}]\n\n\
+        "[[engine]]\nname = \"good\"\ncmd = \"{fake}\"\nargs = []\n\n\
+         [[engine]]\nname = \"bad\"\ncmd = \"{fake}\"\nargs = [{}]\n\n\
          [match]\ngames = 2\n{limit}\nrandom_plies = 4\nseed = 3\ntime_margin = 500\nmove_timeout = 1\n\
          [match.adjudication]\nmax_moves = 30\n",
         bad.join(", ")
@@ -889,9 +892,10 @@ fn each_side_is_sent_its_own_clock() {
     // opponent answers at once, so its clock stays full: had the runner swapped
     // wtime and btime, `spend` would overrun its own clock and lose on time.
     let dir = scratch("clocks");
+    let fake = common::fake_engine();
     let cfg = format!(
-        "[[engine]]\nname = \"quick\"\ncmd = \"{EXE}\"\nargs = [\"fake-engine\"]\n\n\
-         [[engine]]\nname = \"spend\"\ncmd = \"{EXE}\"\nargs = [\"fake-engine\", \"--mode\", \"spend\"]\n\n\
+        "[[engine]]\nname = \"quick\"\ncmd = \"{fake}\"\nargs = []\n\n\
+         [[engine]]\nname = \"spend\"\ncmd = \"{fake}\"\nargs = [\"--mode\", \"spend\"]\n\n\
          [match]\ngames = 2\ntc = \"1+0\"\nrandom_plies = 2\nseed = 5\ntime_margin = 200\n\
          [match.adjudication]\nmax_moves = 12\n"
     );

@@ -9,7 +9,6 @@
 //! - [`stats`]: Elo, LOS, error bars, pentanomial statistics, SPRT;
 //! - [`pgn`]: PGN writer and reader;
 //! - [`cli`]: the `match` subcommand (options, progress and result lines);
-//! - [`fake`]: a scripted misbehaving engine for the tests.
 //!
 //! Determinism: the schedule fixes, for game `i`, its players, colours and opening
 //! before any game starts, and results are reported in game order, so the match's
@@ -18,7 +17,6 @@
 pub mod cli;
 pub mod config;
 pub mod engine;
-pub mod fake;
 pub mod merge;
 pub mod pgn;
 pub mod referee;

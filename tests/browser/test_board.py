@@ -47,7 +47,7 @@ def count(page, selector, at_least):
     matches at least `at_least` elements; returns the count."""
     try:
         page.wait_for_function(
-            "([s, n]) => document.querySelectorAll(s).length >= n", arg=[selector, at_least], timeout=3000
+            "([s, n]) => document.querySelectorAll(s).length >= n", arg=[selector, at_least], timeout=10000
         )
     except Exception:
         pass
@@ -79,7 +79,7 @@ class Board:
     def wait_fen(self, fen, what):
         try:
             self.page.wait_for_function(
-                "f => document.getElementById('fen').value === f", arg=fen, timeout=5000
+                "f => document.getElementById('fen').value === f", arg=fen, timeout=10000
             )
         except Exception:
             pass
@@ -103,12 +103,12 @@ class Board:
         """Clicks a two-square move and waits until it is on the board."""
         ply = self.page.evaluate("window.turncoat.state.node.ply")
         self.click(a, c)
-        self.page.wait_for_function(f"window.turncoat.state.node.ply === {ply + 1}", timeout=5000)
+        self.page.wait_for_function(f"window.turncoat.state.node.ply === {ply + 1}", timeout=10000)
         self.record_move_time()
 
     def choose(self, label):
         btn = self.page.locator("#chooser button", has_text=label)
-        btn.first.wait_for(state="visible", timeout=3000)
+        btn.first.wait_for(state="visible", timeout=10000)
         btn.first.click()
 
     def set_variant(self, variant):
@@ -131,7 +131,7 @@ class Board:
             "f => window.turncoat.state.info && window.turncoat.state.info.start_fen === f"
             " && window.turncoat.state.node === window.turncoat.state.root",
             arg=fen,
-            timeout=5000,
+            timeout=10000,
         )
 
     def expected(self, variant, fen, moves):
@@ -260,7 +260,7 @@ def test_typed_and_errors(b):
     before = b.fen()
     page.fill("#move", "e2e5")
     page.press("#move", "Enter")
-    page.wait_for_selector("#error:not([hidden])", timeout=3000)
+    page.wait_for_selector("#error:not([hidden])", timeout=10000)
     check("Illegal move" in page.inner_text("#error"), "typed illegal move reported")
     check(b.fen() == before, "illegal typed move leaves the position")
     page.fill("#move", "d2d4")
@@ -268,13 +268,13 @@ def test_typed_and_errors(b):
     b.wait_fen("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1", "typed d2d4")
     page.fill("#fen", "this is not a fen")
     page.press("#fen", "Enter")
-    page.wait_for_function("document.getElementById('error').textContent.includes('invalid FEN')", timeout=3000)
+    page.wait_for_function("document.getElementById('error').textContent.includes('invalid FEN')", timeout=10000)
     check(page.evaluate("window.turncoat.state.info.fen").startswith("rnbqkbnr/pppppppp/8/8/3P4"), "bad FEN leaves the position")
     # Cowardly Crew token with an extra that does not exist.
     b.load("cowardlycrew", "7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1")
     page.fill("#move", "d4d5,n")
     page.press("#move", "Enter")
-    page.wait_for_function("document.getElementById('error').textContent.includes('d4d5,n')", timeout=3000)
+    page.wait_for_function("document.getElementById('error').textContent.includes('d4d5,n')", timeout=10000)
 
 
 def test_navigation(b):
@@ -310,7 +310,7 @@ def test_analysis(b):
     b.wait_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "before analysis")
     page.select_option("#multipv", "3")
     page.click("#analyse")
-    page.wait_for_function("document.querySelectorAll('#analysis .line[data-multipv]').length === 3", timeout=5000)
+    page.wait_for_function("document.querySelectorAll('#analysis .line[data-multipv]').length === 3", timeout=10000)
     t = time.time()
     u0 = page.evaluate("window.turncoat.timings.analysisUpdates")
     time.sleep(2.0)
@@ -326,22 +326,22 @@ def test_analysis(b):
     check(page.locator("#evaltext").inner_text() != "", "evaluation bar labelled")
     b.shot("analysis")
     page.click("#analyse")
-    page.wait_for_function("window.turncoat.timings.stop !== null", timeout=3000)
+    page.wait_for_function("window.turncoat.timings.stop !== null", timeout=10000)
     figures["analysis_stop_ms"] = page.evaluate("window.turncoat.timings.stop")
     # Analysis again, then play a line's first move by clicking it.
     page.click("#analyse")
-    page.wait_for_function("document.querySelectorAll('#analysis .line .mv').length > 0", timeout=5000)
+    page.wait_for_function("document.querySelectorAll('#analysis .line .mv').length > 0", timeout=10000)
     first = page.locator("#analysis .line .mv").first
     first.click()
     page.wait_for_function(
-        "!window.turncoat.state.info.fen.startsWith('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b')", timeout=5000
+        "!window.turncoat.state.info.fen.startsWith('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b')", timeout=10000
     )
     check(page.evaluate("window.turncoat.state.node.ply") == 2, "line move played")
     page.click("#analyse")
     # A variant: lines are tokens.
     b.load("cruisepawns", "7r/P7/8/8/8/8/8/K6k w - - 0 1 -")
     page.click("#analyse")
-    page.wait_for_function("document.querySelectorAll('#analysis .line[data-multipv]').length === 3", timeout=5000)
+    page.wait_for_function("document.querySelectorAll('#analysis .line[data-multipv]').length === 3", timeout=10000)
     page.click("#analyse")
 
 
@@ -365,7 +365,7 @@ def test_pgn(b, path):
         text = f.read()
     page.fill("#pgn", text)
     page.click("#pgnload")
-    page.wait_for_function("window.turncoat.state.games.length > 0", timeout=5000)
+    page.wait_for_function("window.turncoat.state.games.length > 0", timeout=10000)
     games = page.evaluate("window.turncoat.state.games")
     g = games[0]
     b.wait_fen(g["start_fen"], f"{path}: game 1 at its start")
@@ -376,11 +376,11 @@ def test_pgn(b, path):
     seen = {b.fen()}
     for i in range(min(n, 12)):
         page.keyboard.press("ArrowRight")
-        page.wait_for_function(f"window.turncoat.state.node.ply === {i + 1}", timeout=3000)
+        page.wait_for_function(f"window.turncoat.state.node.ply === {i + 1}", timeout=10000)
         seen.add(b.fen())
     check(len(seen) == min(n, 12) + 1, "each step shows a new position")
     page.keyboard.press("End")
-    page.wait_for_function(f"window.turncoat.state.node.ply === {n}", timeout=3000)
+    page.wait_for_function(f"window.turncoat.state.node.ply === {n}", timeout=10000)
     final = b.expected(g["variant"], g["start_fen"], g["moves"])
     b.wait_fen(final, f"{path}: final position")
     result = [t for k, t in g["tags"] if k == "Result"][0]
@@ -394,7 +394,7 @@ def test_pgn(b, path):
     # Export: the same dialect reads back.
     page.keyboard.press("End")
     page.click("#pgnexport")
-    page.wait_for_function("document.getElementById('pgn').value.includes('[PlyCount')", timeout=3000)
+    page.wait_for_function("document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
     exported = page.input_value("#pgn")
     if g["variant"] != "chess":
         check(f'[Variant "{g["variant"]}"]' in exported, "export names the variant")

@@ -190,3 +190,25 @@ pub fn legal_tokens_of(
         Ok(moves.iter().map(|&m| game::token(&pos, m)).collect())
     })
 }
+
+/// The scripted engine of the match runner's tests (`tests/support/fake_engine.rs`),
+/// which `cargo test` builds as the example `fake-engine` next to the test
+/// binaries (`target/<profile>/examples/`). A run of one test file alone
+/// (`cargo test --test tournament`) does not build examples: build it first with
+/// `cargo build --example fake-engine` (same profile).
+pub fn fake_engine() -> String {
+    let exe = std::env::current_exe().expect("test binary path");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>/deps/<test>");
+    let name = format!("fake-engine{}", std::env::consts::EXE_SUFFIX);
+    let path = profile_dir.join("examples").join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: run `cargo test` (which builds examples) or \
+         `cargo build --example fake-engine` first",
+        path.display()
+    );
+    path.to_string_lossy().into_owned()
+}

@@ -1,18 +1,19 @@
-//! A scripted UCI engine for the match runner's tests (`turncoat fake-engine`,
-//! hidden from `--help`). It plays legal moves (chosen from the position's key, so
+//! A scripted UCI engine for the match runner's tests: the example `fake-engine`
+//! (`cargo test` builds it beside the test binaries; it is not part of the
+//! shipped `turncoat` binary). It plays legal moves (chosen from the position's key, so
 //! games vary but repeat exactly) and misbehaves on request at its N-th move of
 //! every game: an illegal move, a late move, a crash, or no answer at all.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use clap::{Args, ValueEnum};
+use clap::{Parser, ValueEnum};
 
-use crate::rules::fen;
-use crate::rules::game::{self, Game};
-use crate::rules::moves::MoveList;
-use crate::rules::position::Position;
-use crate::rules::variants::{Variant, VariantKind};
+use turncoat::rules::fen;
+use turncoat::rules::game::{self, Game};
+use turncoat::rules::moves::MoveList;
+use turncoat::rules::position::Position;
+use turncoat::rules::variants::{Variant, VariantKind};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FakeMode {
@@ -36,7 +37,8 @@ pub enum FakeMode {
     Spend,
 }
 
-#[derive(Args, Debug, Clone)]
+#[derive(Parser, Debug, Clone)]
+#[command(name = "fake-engine")]
 pub struct FakeEngineArgs {
     #[arg(long, value_enum, default_value = "legal")]
     pub mode: FakeMode,
@@ -140,7 +142,7 @@ pub fn run(args: FakeEngineArgs) -> Result<(), String> {
                     }
                     (FakeMode::Spend, _) => {
                         let white =
-                            crate::with_variant!(variant, V => white_to_move::<V>(&position));
+                            turncoat::with_variant!(variant, V => white_to_move::<V>(&position));
                         let own = if white { "wtime" } else { "btime" };
                         let clock = line
                             .split_whitespace()
@@ -156,7 +158,7 @@ pub fn run(args: FakeEngineArgs) -> Result<(), String> {
                     std::thread::sleep(Duration::from_millis(args.delay_ms));
                 }
                 let illegal = args.mode == FakeMode::Illegal && misbehave;
-                let mv = crate::with_variant!(variant, V => choose::<V>(&position, illegal));
+                let mv = turncoat::with_variant!(variant, V => choose::<V>(&position, illegal));
                 let mut r = Vec::new();
                 if !args.no_info {
                     r.push(format!("info depth 1 score cp {} nodes 1", args.score));
@@ -221,4 +223,14 @@ fn choose<V: Variant>(position: &str, illegal: bool) -> String {
         return "0000".to_string();
     }
     tokens[(g.pos.key() % tokens.len() as u64) as usize].clone()
+}
+
+fn main() -> std::process::ExitCode {
+    match run(FakeEngineArgs::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
 }
