@@ -46,16 +46,27 @@ impl TimeManager {
                 Some(time) => {
                     let usable = time.saturating_sub(overhead_ms).max(1);
                     let moves_left = limits.movestogo.unwrap_or(30).clamp(1, 50) as u64;
-                    // Spend an even share plus most of the increment, never more
-                    // than a fifth of the clock (half with a single move to go).
-                    let share = usable / moves_left + inc * 3 / 4;
+                    // An even share of what the clock will hold over the moves
+                    // left: the increments to come added, the overhead of every
+                    // one of those moves taken off (each move costs it; counting
+                    // it once let a `movestogo` control drain before the end).
+                    let budget = (time + inc * (moves_left - 1))
+                        .saturating_sub(overhead_ms * moves_left)
+                        .max(1);
+                    let share = budget / moves_left;
+                    // Never more than a fifth of the clock (nine tenths with a
+                    // single move to go).
                     let cap = if moves_left == 1 {
                         usable * 9 / 10
                     } else {
                         usable / 5
                     };
                     let soft = share.min(cap).max(1);
-                    let hard = (soft * 3).min(cap.max(soft)).max(1);
+                    // An unstable iteration may run on to three times the share,
+                    // except on the last move before the control: nothing is
+                    // left after it to pay the overrun back.
+                    let stretch = if moves_left == 1 { 1 } else { 3 };
+                    let hard = (soft * stretch).min(cap.max(soft)).max(1);
                     (Some(soft), Some(hard))
                 }
                 None => (None, None),
@@ -113,9 +124,10 @@ mod tests {
             ..Limits::default()
         };
         let tm = TimeManager::new(&limits, true, 10);
-        // 59_990 / 30 + 750 = 2749 ms soft; hard three times that.
-        assert_eq!(tm.soft, Some(Duration::from_millis(2749)));
-        assert_eq!(tm.hard, Some(Duration::from_millis(8247)));
+        // (60_000 + 29 * 1000 - 30 * 10) / 30 = 88_700 / 30 = 2956 ms soft
+        // (under the cap 59_990 / 5); hard three times that.
+        assert_eq!(tm.soft, Some(Duration::from_millis(2956)));
+        assert_eq!(tm.hard, Some(Duration::from_millis(8868)));
         let black = TimeManager::new(&limits, false, 10);
         assert_eq!(black.soft, Some(Duration::from_millis(1)));
     }
