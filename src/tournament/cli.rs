@@ -19,6 +19,20 @@ use crate::rules::variants::VariantKind;
 
 /// Options of `turncoat match`; each overrides the `[match]` table of the config.
 #[derive(Args, Debug, Clone, Default)]
+#[command(after_help = "\
+Defaults: each option not given comes from the [match] table of the config
+(./engines.toml unless --config), and failing that: every engine of the config,
+variant chess, 10 games, tc 10+0.1, concurrency 1, the variant's start position
+(no random plies), a time-based seed (printed), no PGN, no SPRT, round robin.
+The shipped engines.toml sets its own [match] (two Turncoat configurations at
+20000 nodes, 10 games, concurrency 2, 8 random plies, seed 1, target/match.pgn):
+`turncoat match` with no option plays that.
+
+Examples:
+  turncoat match
+  turncoat match --variant subversion --nodes 20000 --games 2000 --sprt 0,10
+  turncoat match --config benches/strength.toml
+  turncoat match --nodes 2000 --games 2000 --seed 7 --shard 1/4 --pgn s1.pgn")]
 pub struct MatchArgs {
     /// Engine configuration file.
     #[arg(long, default_value = "engines.toml")]
