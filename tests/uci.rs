@@ -973,3 +973,194 @@ fn move_overhead_is_honoured() {
     assert!(reported_ms(&lines) <= 380, "{lines:?}");
     assert!(ms < 850, "overhead ignored: {ms} ms");
 }
+
+/// Adversarial input, seeded: 10,000 lines drawn from a grammar that mixes valid
+/// and broken commands (truncated and garbled FENs, unknown options and values out
+/// of range, every `go` parameter with good, missing, negative, huge and non-numeric
+/// values, illegal and half-typed move tokens in every variant, binary noise).
+/// After every line the engine must still answer `isready`; every `go` must end
+/// in exactly one `bestmove` (a `stop` follows each one); nothing may panic.
+#[test]
+fn fuzzed_commands_never_hang_crash_or_corrupt() {
+    const LINES: usize = 10_000;
+    let mut rng = 0x5eed_u64;
+    let mut next = move |n: usize| -> usize {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n as u64) as usize
+    };
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "k7/8/1K6/8/8/8/8/7R w - - 99 80",
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+        "4k3/8/8/8/4P3/8/8/4K2r w - - 0 1 e4*e5f6",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 a1a2,zz",
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "4k3/8/8/8/8/8/8/4K2R b K - 4294967295 4294967295",
+        "4k3/8/8/8/8/8/8/4K2R b K - -1 99999999999",
+        "",
+    ];
+    let variants = [
+        "chess",
+        "cowardlycrew",
+        "pacifist",
+        "attendingpawns",
+        "subversion",
+        "cruisepawns",
+        "checkers",
+        "",
+    ];
+    let tokens = [
+        "e2e4",
+        "e7e5",
+        "g1f3",
+        "g1f3,g2g2",
+        "d4e5,n",
+        "@e5,a2",
+        "@d5",
+        "e4*e5f6g7",
+        "e4*",
+        "e2e5",
+        "a1a1",
+        "zz",
+        "0000",
+        "e7e8q",
+        "e1g1",
+        ",",
+        "*",
+        "@",
+        "e2e4,",
+        "\u{7f}",
+    ];
+    let numbers = [
+        "0",
+        "1",
+        "3",
+        "-5",
+        "abc",
+        "",
+        "99999999999999999999",
+        "18446744073709551616",
+        "1e9",
+    ];
+    let go_params = [
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "mate",
+        "infinite",
+        "ponder",
+        "searchmoves",
+        "perft",
+        "bogus",
+    ];
+    let options = [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Move Overhead",
+        "Clear Hash",
+        "Ponder",
+        "UCI_Variant",
+        "VariantEval",
+        "Use NNUE",
+        "Nonsense",
+        "",
+    ];
+    let mut e = Uci::start();
+    let mut gos = 0;
+    for i in 0..LINES {
+        let line = match next(9) {
+            0 => format!("position fen {}", fens[next(fens.len())]),
+            1 => {
+                let mut l = "position startpos moves".to_string();
+                for _ in 0..next(4) {
+                    l.push(' ');
+                    l.push_str(tokens[next(tokens.len())]);
+                }
+                l
+            }
+            2 => format!(
+                "setoption name UCI_Variant value {}",
+                variants[next(variants.len())]
+            ),
+            3 => format!(
+                "setoption name {} value {}",
+                options[next(options.len())],
+                numbers[next(numbers.len())]
+            ),
+            4 | 5 => {
+                let mut l = "go".to_string();
+                for _ in 0..1 + next(3) {
+                    let p = go_params[next(go_params.len())];
+                    l.push(' ');
+                    l.push_str(p);
+                    if p == "perft" {
+                        // Keep counts small: a deep perft is its own test.
+                        l.push_str(&format!(" {}", next(3)));
+                    } else if !matches!(p, "infinite" | "ponder" | "searchmoves" | "bogus") {
+                        l.push(' ');
+                        l.push_str(numbers[next(numbers.len())]);
+                    }
+                }
+                // Small searches: depth and nodes caps come last and win.
+                l.push_str(" depth 2 nodes 2000");
+                l
+            }
+            6 => [
+                "d",
+                "eval",
+                "ucinewgame",
+                "ponderhit",
+                "stop",
+                "debug on",
+                "register",
+            ][next(7)]
+            .to_string(),
+            7 => (0..1 + next(12))
+                .map(|_| char::from(32 + next(95) as u8))
+                .collect(),
+            _ => [
+                "uci",
+                "isready",
+                "position",
+                "go perft",
+                "setoption",
+                "position fen",
+            ][next(6)]
+            .to_string(),
+        };
+        let searching = line.starts_with("go") && !line.starts_with("go perft");
+        e.send(&line);
+        if searching {
+            gos += 1;
+            e.send("stop");
+            let lines = e.until("bestmove", 10 * SEC);
+            assert_eq!(
+                lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+                1,
+                "line {i} '{line}': {lines:?}"
+            );
+        }
+        e.send("stop");
+        e.send("isready");
+        let lines = e.until("readyok", 10 * SEC);
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "line {i} '{line}': a second bestmove {lines:?}"
+        );
+    }
+    assert!(gos > LINES / 5, "only {gos} searches");
+    e.send("quit");
+    let status = e.child.wait().expect("engine exits");
+    assert!(status.success(), "exit status {status}");
+}
