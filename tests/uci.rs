@@ -1139,7 +1139,7 @@ fn fuzzed_commands_never_hang_crash_or_corrupt() {
             ][next(6)]
             .to_string(),
         };
-        let searching = line.starts_with("go") && !line.starts_with("go perft");
+        let searching = line.starts_with("go ") && !line.starts_with("go perft");
         e.send(&line);
         if searching {
             gos += 1;
