@@ -146,24 +146,12 @@ impl Engine {
         options: Options,
         report: impl FnMut(Event) + Send + 'static,
     ) -> Result<(), String> {
-        self.reap();
-        if self.running.is_some() {
-            return Err("a search is already running (stop it first)".to_string());
-        }
-        setup.check()?;
-        let shared = Arc::new(Shared::with_history(
-            Arc::clone(&self.tt),
-            Arc::clone(&self.history),
-        ));
+        let shared = Shared::with_history(Arc::clone(&self.tt), Arc::clone(&self.history));
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
-        let thread_shared = Arc::clone(&shared);
-        let setup = setup.clone();
         let mut report = report;
-        let handle = spawn(
-            move || with_variant!(setup.variant, V => run_search::<V>(&setup, &limits, &options, &thread_shared, &mut report)),
-        )?;
-        self.running = Some(Running { shared, handle });
-        Ok(())
+        self.start(setup, shared, move |setup, shared| {
+            with_variant!(setup.variant, V => run_search::<V>(setup, &limits, &options, shared, &mut report))
+        })
     }
 
     /// Starts a perft divide of `setup` to `depth` on `threads` threads; `report`
@@ -175,37 +163,52 @@ impl Engine {
         threads: usize,
         report: impl FnMut(Event) + Send + 'static,
     ) -> Result<(), String> {
+        let mut report = report;
+        self.start(
+            setup,
+            Shared::new(Arc::clone(&self.tt)),
+            move |setup, shared| {
+                let stop = &shared.stop;
+                let lines = with_variant!(setup.variant, V => {
+                    setup.game::<V>().map(|g| perft::divide_until(&g.pos, depth, threads, stop))
+                });
+                shared.finished.store(true, Ordering::Release);
+                match lines {
+                    Ok(Some(lines)) => {
+                        let mut total = 0;
+                        for (token, nodes) in lines {
+                            total += nodes;
+                            report(Event::PerftMove { token, nodes });
+                        }
+                        report(Event::PerftDone { total: Some(total) });
+                    }
+                    Ok(None) => report(Event::PerftDone { total: None }),
+                    Err(e) => {
+                        report(Event::Error(e));
+                        report(Event::PerftDone { total: None });
+                    }
+                }
+            },
+        )
+    }
+
+    /// Runs `job` on the search thread with `setup` and `shared`, once the last
+    /// search has ended; refuses while one is still running.
+    fn start(
+        &mut self,
+        setup: &Setup,
+        shared: Shared,
+        job: impl FnOnce(&Setup, &Shared) + Send + 'static,
+    ) -> Result<(), String> {
         self.reap();
         if self.running.is_some() {
             return Err("a search is already running (stop it first)".to_string());
         }
         setup.check()?;
-        let shared = Arc::new(Shared::new(Arc::clone(&self.tt)));
+        let shared = Arc::new(shared);
         let thread_shared = Arc::clone(&shared);
         let setup = setup.clone();
-        let mut report = report;
-        let handle = spawn(move || {
-            let stop = &thread_shared.stop;
-            let lines = with_variant!(setup.variant, V => {
-                setup.game::<V>().map(|g| perft::divide_until(&g.pos, depth, threads, stop))
-            });
-            thread_shared.finished.store(true, Ordering::Release);
-            match lines {
-                Ok(Some(lines)) => {
-                    let mut total = 0;
-                    for (token, nodes) in lines {
-                        total += nodes;
-                        report(Event::PerftMove { token, nodes });
-                    }
-                    report(Event::PerftDone { total: Some(total) });
-                }
-                Ok(None) => report(Event::PerftDone { total: None }),
-                Err(e) => {
-                    report(Event::Error(e));
-                    report(Event::PerftDone { total: None });
-                }
-            }
-        })?;
+        let handle = spawn(move || job(&setup, &thread_shared))?;
         self.running = Some(Running { shared, handle });
         Ok(())
     }

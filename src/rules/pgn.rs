@@ -252,3 +252,22 @@ fn replay_v<V: Variant>(game: &PgnGame, variant: VariantKind) -> Result<Replayed
         outcome: g.outcome(),
     })
 }
+
+/// Appends the movetext `words` (move numbers, moves, comments, result) wrapped
+/// before 80 columns, then the blank line that ends a game.
+pub fn push_movetext(out: &mut String, words: impl IntoIterator<Item = String>) {
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+}

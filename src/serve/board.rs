@@ -404,20 +404,7 @@ pub fn export_pgn(
         words.extend(format!("{{{}}}", o.reason).split(' ').map(str::to_string));
     }
     words.push(result);
-    let mut line = String::new();
-    for w in words {
-        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
-            s.push_str(&line);
-            s.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&w);
-    }
-    s.push_str(&line);
-    s.push_str("\n\n");
+    crate::rules::pgn::push_movetext(&mut s, words);
     Ok(s)
 }
 
