@@ -46,26 +46,15 @@ impl Rng {
     }
 }
 
-/// The `count` opening FENs for game pairs `0..count`.
+/// The `count` opening FENs for game pairs `0..count`, on one thread.
 pub fn openings(
     variant: VariantKind,
     source: &OpeningSource,
     count: usize,
 ) -> Result<Vec<String>, String> {
-    crate::with_variant!(variant, V => openings_for::<V>(source, count))
-}
-
-fn openings_for<V: Policy>(source: &OpeningSource, count: usize) -> Result<Vec<String>, String> {
-    match source {
-        OpeningSource::StartPosition => Ok(vec![fen::format(&Position::<V>::startpos()); count]),
-        OpeningSource::File(path) => {
-            let all = load_file::<V>(path)?;
-            Ok((0..count).map(|i| all[i % all.len()].clone()).collect())
-        }
-        OpeningSource::Random { plies, seed } => (0..count)
-            .map(|i| random_opening::<V>(*seed, i as u64, *plies))
-            .collect(),
-    }
+    let indices: Vec<usize> = (0..count).collect();
+    let map = openings_at(variant, source, &indices, 1, &mut |_, _| {}, &|| false)?;
+    Ok(map.into_values().collect())
 }
 
 /// The openings of the game pairs `indices` (each index once, any order), keyed by
