@@ -186,11 +186,6 @@ impl Termination {
             _ => return None,
         })
     }
-
-    /// Is this a forfeit by one engine (not a chess result)?
-    pub fn is_forfeit(self) -> bool {
-        !matches!(self, Termination::Normal | Termination::Adjudication)
-    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
