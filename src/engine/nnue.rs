@@ -107,7 +107,7 @@ impl Network {
     pub fn shipped() -> &'static Network {
         static NET: OnceLock<Box<Network>> = OnceLock::new();
         NET.get_or_init(|| {
-            Network::from_bytes(NETWORK_BYTES).expect("src/nnue/chess.net is a network file")
+            Network::from_bytes(NETWORK_BYTES).expect("src/engine/nnue/chess.net is a network file")
         })
     }
 

@@ -1,4 +1,4 @@
-//! `turncoat train`: fits the chess network (src/nnue.rs) to labelled positions.
+//! `turncoat train`: fits the chess network (src/engine/nnue.rs) to labelled positions.
 //!
 //! Input: text lines `FEN;score;result` as scripts/label_positions.py writes them
 //! (score: Stockfish's static evaluation, White's view, its centipawns; result 1,
@@ -27,7 +27,7 @@ pub struct TrainArgs {
     /// Labelled position files (`FEN;score;result` lines).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Where to write the network (e.g. src/nnue/chess.net to replace the
+    /// Where to write the network (e.g. src/engine/nnue/chess.net to replace the
     /// shipped one). Written once, at the end, and only if training stayed finite.
     #[arg(long)]
     pub out: PathBuf,
