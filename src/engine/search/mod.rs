@@ -834,7 +834,10 @@ impl<'a, V: Policy> Worker<'a, V> {
             if !noisy {
                 quiets_seen += 1;
             }
-            if prune_quiets && !noisy && i > 0 && best_score > -MATE_BOUND {
+            // Where the variant allows it, a noisy move that probably loses
+            // material is reduced and pruned like a quiet one.
+            let reducible = !noisy || (V::REDUCE_BAD_NOISY && V::bad_noisy(pos, mv));
+            if prune_quiets && reducible && i > 0 && best_score > -MATE_BOUND {
                 // Late move pruning: at shallow depth, late quiet moves rarely
                 // matter. Futility: nor do quiet moves far below alpha.
                 if depth <= 4 && quiets_seen > 3 + depth * depth {
@@ -902,7 +905,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             } else {
                 // Late move reductions for quiet moves that are ordered late.
                 let mut r = 0;
-                if depth >= 3 && i >= 2 && !noisy && !in_check && !gives_check {
+                if depth >= 3 && i >= 2 && reducible && !in_check && !gives_check {
                     r = lmr_reduction(depth, i);
                     if pv_node {
                         r -= 1;
@@ -1104,7 +1107,7 @@ impl<'a, V: Policy> Worker<'a, V> {
                     continue;
                 }
                 // Losing exchanges are not worth a quiescence node.
-                if V::SEE && !see::see_ge(pos, mv, 0) {
+                if V::bad_noisy(pos, mv) {
                     continue;
                 }
             }
