@@ -4,24 +4,51 @@
 use shakmaty::{Bitboard, Color, Role, Square};
 
 use crate::engine::policy::{noisy_from_legal, Policy};
+use crate::engine::search::see;
 use crate::rules::movegen::{self, Legality, Stage};
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::Position;
 use crate::rules::variants::subversion::{
     generate_subversions, subvertible, Subversion, SUBVERSION,
 };
-use crate::rules::variants::{best_two, value_of};
+use crate::rules::variants::{best_two, value_of, Variant};
 
 impl Policy for Subversion {
-    /// Captures, promotions and every subversion (each changes material). In check
-    /// the full list is needed anyway: whether a subversion is legal there depends on
-    /// the existence of a legal ordinary move.
+    /// Captures that lose the exchange and subversions that cost more than they
+    /// swing are mostly sacrifices.
+    const REDUCE_BAD_NOISY: bool = true;
+
+    /// Every legal move, but of the payments for one target only the
+    /// [`SEARCH_PAYMENTS`] cheapest: which pawn pays is a positional nuance
+    /// that the root (which sees every legal move) still weighs.
+    fn search_moves(pos: &Position<Self>, out: &mut MoveList) {
+        let start = out.len();
+        Self::legal_moves(pos, out);
+        keep_cheapest_payments(pos, out, start, SEARCH_PAYMENTS);
+    }
+
+    /// Captures, promotions and subversions (each changes material), one payment
+    /// per target: the cheapest. In check the full list is needed anyway:
+    /// whether a subversion is legal there depends on the existence of a legal
+    /// ordinary move.
     fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
+        let start = out.len();
         if pos.checkers().any() {
             noisy_from_legal(pos, out);
         } else {
             movegen::generate(pos, out, Legality::Legal, Stage::Noisy);
             generate_subversions(pos, out, true);
+        }
+        keep_cheapest_payments(pos, out, start, 1);
+    }
+
+    /// A capture losing the exchange (plain chess captures), or a subversion
+    /// whose price exceeds its swing.
+    fn bad_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        if mv.kind == SUBVERSION {
+            Self::gain_estimate(pos, mv) < 0
+        } else {
+            !see::see_ge(pos, mv, 0)
         }
     }
 
@@ -67,6 +94,41 @@ impl Policy for Subversion {
             penalty
         }
     }
+}
+
+/// Payments per target the main search tries (the root tries all).
+pub const SEARCH_PAYMENTS: usize = 2;
+
+/// Keeps, of the subversions in `out[start..]`, the `k` best payments for each
+/// target by [`Policy::gain_estimate`] (cheapest, then least advanced pawns; ties
+/// in generation order); other moves stay as they are.
+fn keep_cheapest_payments(pos: &Position<Subversion>, out: &mut MoveList, start: usize, k: usize) {
+    let subversions: Vec<(Square, i32, usize)> = (start..out.len())
+        .filter(|&i| out[i].kind == SUBVERSION)
+        .map(|i| (out[i].to, Subversion::gain_estimate(pos, out[i]), i))
+        .collect();
+    if subversions.len() <= k {
+        return;
+    }
+    let better = |a: &(Square, i32, usize), b: &(Square, i32, usize)| {
+        a.0 == b.0 && (a.1 > b.1 || (a.1 == b.1 && a.2 < b.2))
+    };
+    let dropped: Vec<usize> = subversions
+        .iter()
+        .filter(|m| subversions.iter().filter(|o| better(o, m)).count() >= k)
+        .map(|m| m.2)
+        .collect();
+    if dropped.is_empty() {
+        return;
+    }
+    let mut keep = start;
+    for i in start..out.len() {
+        if !dropped.contains(&i) {
+            out[keep] = out[i];
+            keep += 1;
+        }
+    }
+    out.truncate(keep);
 }
 
 /// Rank of `sq` from `color`'s side (0 = own back rank).
