@@ -154,6 +154,10 @@ pub struct Info {
     pub hashfull: u32,
     pub time_ms: u64,
     pub pv: Vec<String>,
+    /// A progress report during a long iteration: the root move being searched
+    /// and its number (1-based), with no score or PV (`depth` is the iteration
+    /// under way).
+    pub currmove: Option<(String, usize)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -227,6 +231,7 @@ pub fn search<V: Policy>(
             hashfull: 0,
             time_ms: 0,
             pv: Vec::new(),
+            currmove: None,
         });
         wait_while_infinite(limits, shared);
         return SearchResult {
@@ -241,13 +246,15 @@ pub fn search<V: Policy>(
             let moves = moves.clone();
             let tm = tm.clone();
             scope.spawn(move || {
-                let mut worker = Worker::<V>::new(id, shared, limits, tm, history, options, moves);
-                worker.iterate(pos, &mut |_| {});
+                let mut worker =
+                    Worker::<V>::new(id, shared, limits, tm, history, options, moves, None);
+                worker.iterate(pos);
                 shared.history.put(worker.heur);
             });
         }
-        let mut worker = Worker::<V>::new(0, shared, limits, tm, history, options, moves);
-        let result = worker.iterate(pos, report);
+        let mut worker =
+            Worker::<V>::new(0, shared, limits, tm, history, options, moves, Some(report));
+        let result = worker.iterate(pos);
         shared.history.put(worker.heur);
         wait_while_infinite(limits, shared);
         shared.stop.store(true, Ordering::Relaxed);
@@ -384,6 +391,15 @@ struct Worker<'a, V: Policy> {
     root_moves: Vec<RootMove>,
     /// The network's accumulators, when the variant has a network and it is on.
     nnue: Option<AccumulatorStack>,
+    /// Where the main thread's `info` go (helpers: nowhere).
+    report: Option<&'a mut dyn FnMut(Info)>,
+    /// The root, the iteration under way and the root move being searched
+    /// (with its index), for progress reports.
+    root: Option<Position<V>>,
+    depth: u32,
+    current: (Move, usize),
+    /// Elapsed milliseconds at the last `info` sent.
+    last_report_ms: u64,
     _variant: std::marker::PhantomData<V>,
 }
 
@@ -396,6 +412,7 @@ impl<'a, V: Policy> Worker<'a, V> {
         history: &[u64],
         options: &'a Options,
         moves: MoveList,
+        report: Option<&'a mut dyn FnMut(Info)>,
     ) -> Self {
         Worker {
             id,
@@ -430,6 +447,11 @@ impl<'a, V: Policy> Worker<'a, V> {
                 })
                 .collect(),
             nnue: (V::NNUE && options.use_nnue).then(|| AccumulatorStack::new(MAX_PLY + 2)),
+            report,
+            root: None,
+            depth: 0,
+            current: (Move::NULL, 0),
+            last_report_ms: 0,
             _variant: std::marker::PhantomData,
         }
     }
@@ -465,7 +487,9 @@ impl<'a, V: Policy> Worker<'a, V> {
                 if !pondering && !self.limits.infinite && self.tm.hard_expired() {
                     self.stopped = true;
                     self.shared.stop.store(true, Ordering::Relaxed);
+                    return;
                 }
+                self.report_progress();
             }
         }
         if let Some(limit) = self.limits.nodes {
@@ -481,7 +505,47 @@ impl<'a, V: Policy> Worker<'a, V> {
         }
     }
 
-    fn iterate(&mut self, root: &Position<V>, report: &mut dyn FnMut(Info)) -> SearchResult {
+    /// Sends an `info` line with the root move under way when a second has
+    /// passed since the last one (main thread only), as Stockfish's `currmove`:
+    /// a long iteration of a variant with many moves must not look dead.
+    fn report_progress(&mut self) {
+        const EVERY_MS: u64 = 1000;
+        let ms = self.tm.elapsed().as_millis() as u64;
+        if ms < self.last_report_ms + EVERY_MS || self.report.is_none() {
+            return;
+        }
+        let (Some(root), (mv, index)) = (self.root, self.current) else {
+            return;
+        };
+        if mv == Move::NULL {
+            return;
+        }
+        let nodes = self.total_nodes();
+        let info = Info {
+            depth: self.depth,
+            seldepth: self.seldepth.max(self.depth),
+            multipv: 1,
+            score: Score::Cp(0),
+            bound: None,
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            hashfull: self.shared.tt.hashfull(),
+            time_ms: ms,
+            pv: Vec::new(),
+            currmove: Some((game::token(&root, mv), index + 1)),
+        };
+        self.emit(info, ms);
+    }
+
+    fn emit(&mut self, info: Info, ms: u64) {
+        self.last_report_ms = ms;
+        if let Some(report) = self.report.as_mut() {
+            report(info);
+        }
+    }
+
+    fn iterate(&mut self, root: &Position<V>) -> SearchResult {
+        self.root = Some(*root);
         let max_depth = self
             .limits
             .depth
@@ -496,6 +560,7 @@ impl<'a, V: Policy> Worker<'a, V> {
 
         for depth in start_depth..=max_depth {
             self.seldepth = 0;
+            self.depth = depth;
             for pv_idx in 0..multipv {
                 let prev = self.root_moves[pv_idx].score;
                 let mut delta = 25;
@@ -531,7 +596,8 @@ impl<'a, V: Policy> Worker<'a, V> {
                 self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.id == 0 {
                     let info = self.info(root, depth, pv_idx);
-                    report(info);
+                    let ms = info.time_ms;
+                    self.emit(info, ms);
                 }
             }
             if self.stopped {
@@ -625,6 +691,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             hashfull: self.shared.tt.hashfull(),
             time_ms: ms,
             pv,
+            currmove: None,
         }
     }
 
@@ -640,6 +707,7 @@ impl<'a, V: Policy> Worker<'a, V> {
         self.keys.push(root.key());
         for i in pv_idx..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            self.current = (mv, i);
             self.played[0] = (mv, PieceTo::of(root, mv));
             let mut child = *root;
             game::play(&mut child, mv);
@@ -940,6 +1008,7 @@ impl<'a, V: Policy> Worker<'a, V> {
                         head[ply].extend_from_slice(&tail[0]);
                     }
                     if score >= beta {
+                        if i == 0 {}
                         if !noisy {
                             self.heur.update_quiet(pos, &ctx, ply, mv, &quiets, depth);
                         }
@@ -1094,6 +1163,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             best_score = stand_pat;
             V::noisy_moves(pos, &mut moves);
         }
+        if qply == 0 {}
         let ctx = self.context(ply);
         score_moves(pos, &moves, tt_fp, &self.heur, ply, &ctx, &mut scores);
         let mut best_move = Move::NULL;
