@@ -6,7 +6,6 @@ use shakmaty::{attacks, Color, Role};
 
 use super::{front_span, weights_for};
 use crate::engine::policy::Policy;
-use crate::engine::search::see;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
 use crate::rules::variants::attending_pawns::{placements, AttendingPawns};
@@ -23,24 +22,6 @@ impl Policy for AttendingPawns {
     /// Passing stays as harmless as in chess: celebrities keep their moves, and
     /// the usual pawn-ending guard of the search covers king-and-pawn zugzwang.
     const NULL_MOVE: bool = true;
-    /// Captures that lose the exchange are mostly sacrifices here as in chess.
-    const REDUCE_BAD_NOISY: bool = true;
-
-    /// A capture that loses the exchange (plain chess attackers) and whose
-    /// placements capture nothing more, or a move whose only noise is a placed
-    /// pawn giving check (a king steps away from a pawn's check at once).
-    fn bad_noisy(pos: &Position<Self>, mv: Move) -> bool {
-        if mv.promotion.is_some() || mv.kind != MoveKind::Normal {
-            return false;
-        }
-        let gain = Self::gain_estimate(pos, mv);
-        match pos.role_at(mv.to) {
-            Some(victim) if pos.by_color(!pos.turn()).contains(mv.to) => {
-                gain <= value_of(victim) && !see::see_ge(pos, mv, 0)
-            }
-            _ => gain == 0,
-        }
-    }
 
     fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
         if mv.promotion.is_some()
