@@ -2,7 +2,7 @@
 //! missile paths are skipped, and the evaluation judges a pending missile as
 //! detonated and counts threats that cannot be shot down.
 
-use shakmaty::{Bitboard, Color, Role};
+use shakmaty::{Bitboard, Color, Role, Square};
 
 use crate::engine::policy::Policy;
 use crate::engine::search::see;
@@ -93,8 +93,25 @@ fn shootable(pos: &Position<CruisePawns>, mv: Move) -> bool {
     if squares.is_empty() {
         return false;
     }
-    let occ = pos.occupied().without(mv.from);
-    (attack_map(pos, !pos.turn(), occ) & squares).any()
+    // Ordering asks this for every launch of a node, launches come grouped by
+    // launch square: the defender's attacks are computed once per position
+    // and launch square.
+    thread_local! {
+        static LAST: std::cell::Cell<(u64, Square, Bitboard)> =
+            const { std::cell::Cell::new((0, Square::A1, Bitboard::EMPTY)) };
+    }
+    let key = pos.key();
+    let attacked = LAST.with(|last| {
+        let (k, from, map) = last.get();
+        if k == key && from == mv.from && key != 0 {
+            return map;
+        }
+        let occ = pos.occupied().without(mv.from);
+        let map = attack_map(pos, !pos.turn(), occ);
+        last.set((key, mv.from, map));
+        map
+    });
+    (attacked & squares).any()
 }
 
 /// The side to move's best unstoppable threat (target minus the spent pawn)
