@@ -404,6 +404,7 @@ struct Worker<'a, V: Policy> {
 }
 
 impl<'a, V: Policy> Worker<'a, V> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         id: usize,
         shared: &'a Shared,
@@ -1008,7 +1009,6 @@ impl<'a, V: Policy> Worker<'a, V> {
                         head[ply].extend_from_slice(&tail[0]);
                     }
                     if score >= beta {
-                        if i == 0 {}
                         if !noisy {
                             self.heur.update_quiet(pos, &ctx, ply, mv, &quiets, depth);
                         }
@@ -1163,7 +1163,6 @@ impl<'a, V: Policy> Worker<'a, V> {
             best_score = stand_pat;
             V::noisy_moves(pos, &mut moves);
         }
-        if qply == 0 {}
         let ctx = self.context(ply);
         score_moves(pos, &moves, tt_fp, &self.heur, ply, &ctx, &mut scores);
         let mut best_move = Move::NULL;
