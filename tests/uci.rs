@@ -94,8 +94,11 @@ impl Uci {
     }
 
     fn fen(&mut self) -> String {
+        // `d` prints variant lines after `Checkers:` (Attending Pawns' links,
+        // Cruise Pawns' missile): read up to `readyok` so none is left over.
         self.send("d");
-        let lines = self.until("Checkers:", Duration::from_secs(5));
+        self.send("isready");
+        let lines = self.until("readyok", Duration::from_secs(5));
         lines
             .iter()
             .find_map(|l| l.strip_prefix("Fen: "))
