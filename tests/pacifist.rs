@@ -908,11 +908,10 @@ fn evaluation_terms() {
         );
     }
     // The black knight e5 turns on any White move: a swing of twice a knight
-    // (+640). After it, White's pawns d4 and f4 are tied 0-0, a double threat
-    // against the mover (200/16 + 200/2 = 112); both kings are tied (mover -40,
-    // waiting side -120) and each earns the king bonus (100).
+    // (+640). After it, White's pawns d4 and f4 and both kings are tied 0-0,
+    // which no enemy piece contests: no threat; each king earns its bonus.
     let w = Pacifist::evaluate(&pos("k7/8/8/4n3/3P1P2/8/8/7K w - - 0 1"));
-    assert_eq!(w, (640 - 112 - 40 + 100) - (-120 + 100));
+    assert_eq!(w, (640 + 100) - 100);
     // With Black to move it is not lost yet: Black can rescue it first.
     let b = Pacifist::evaluate(&pos("k7/8/8/4n3/3P1P2/8/8/7K b - - 0 1"));
     assert!(b < w / 2, "{b} vs {w}");
@@ -928,16 +927,23 @@ fn evaluation_terms() {
 
 /// Ties against the side to move: the best tied piece counts 2 x worth / 16 (it
 /// can be covered), the second 2 x worth / 2 (two rarely can); the waiting
-/// side's ties are the mover's chances, left to quiescence. Kings: tied -40 for
-/// the mover, -120 for the waiting side, +100 each, escape squares free here.
+/// side's ties are the mover's chances, left to quiescence. Only ties the enemy
+/// contests count: 0 against 0 (a side's own camp, the start position) is no
+/// threat. Kings: +100 each, escape squares free here.
 #[test]
 fn evaluation_counts_ties_against_the_mover() {
-    let one = Pacifist::evaluate(&pos("7k/8/8/8/8/8/8/K6N w - - 0 1"));
-    assert_eq!(one, (-640 / 16 - 40 + 100) - (-120 + 100));
-    let two = Pacifist::evaluate(&pos("7k/8/8/8/3R4/8/8/K6N w - - 0 1"));
-    assert_eq!(two, (-1000 / 16 - 640 / 2 - 40 + 100) - (-120 + 100));
-    let waiting = Pacifist::evaluate(&pos("7k/8/8/8/3R4/8/8/K6N b - - 0 1"));
-    assert_eq!(waiting, (-120 + 100) - (-40 + 100));
+    // Knight h1: rook a1 for it, rook h8 against it.
+    let one = Pacifist::evaluate(&pos("6kr/8/8/8/8/8/K7/R6N w - - 0 1"));
+    assert_eq!(one, (-640 / 16 + 100) - 100);
+    let waiting = Pacifist::evaluate(&pos("6kr/8/8/8/8/8/K7/R6N b - - 0 1"));
+    assert_eq!(waiting, 0);
+    // Uncontested 0-0 ties count for nothing.
+    let alone = Pacifist::evaluate(&pos("7k/8/8/8/8/8/8/K6N w - - 0 1"));
+    assert_eq!(alone, 0);
+    for side in ["w", "b"] {
+        let start = Pacifist::START_FEN.replace(" w ", &format!(" {side} "));
+        assert_eq!(Pacifist::evaluate(&pos(&start)), 0, "{start}");
+    }
 }
 
 // ----- random games: consistency of keys, FENs and the incremental tally -----

@@ -22,7 +22,10 @@ fn search(fen_str: &str, limits: Limits) -> (String, Score) {
         &search::Options::default(),
         &shared,
         &mut |info| {
-            last = Some(info.score);
+            // Progress lines (`currmove`, after a second) carry no score.
+            if info.currmove.is_none() {
+                last = Some(info.score);
+            }
         },
     );
     (result.best.expect("a move"), last.expect("an info"))

@@ -443,10 +443,12 @@ fn hand_worked_perft_2() {
     assert_eq!(perft::perft(&pos, 2), 18);
 }
 
-/// `noisy_moves` is exactly the noisy part of `legal_moves`, in and out of check,
-/// and every subversion is noisy.
+/// `noisy_moves` is the noisy part of `legal_moves`, in and out of check, with
+/// one payment per subverted target (the one `gain_estimate` rates highest);
+/// every subversion is noisy.
 #[test]
 fn noisy_moves_match_legal_moves() {
+    use std::collections::BTreeMap;
     for fen_str in [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "7k/8/2n5/4r3/3N4/8/6PP/R3K3 w - - 0 1",
@@ -457,21 +459,36 @@ fn noisy_moves_match_legal_moves() {
         let pos = load(fen_str);
         let mut all = MoveList::new();
         Subversion::legal_moves(&pos, &mut all);
-        let mut want: Vec<String> = all
-            .iter()
-            .filter(|&&m| Subversion::is_noisy(&pos, m))
-            .map(|&m| game::token(&pos, m))
-            .collect();
         assert!(all
             .iter()
             .filter(|m| m.kind == SUBVERSION)
             .all(|&m| Subversion::is_noisy(&pos, m)));
         let mut noisy = MoveList::new();
         Subversion::noisy_moves(&pos, &mut noisy);
-        let mut got: Vec<String> = noisy.iter().map(|&m| game::token(&pos, m)).collect();
-        want.sort();
-        got.sort();
-        assert_eq!(got, want, "{fen_str}");
+        let ordinary = |list: &MoveList| {
+            let mut v: Vec<String> = list
+                .iter()
+                .filter(|&&m| m.kind != SUBVERSION && Subversion::is_noisy(&pos, m))
+                .map(|&m| game::token(&pos, m))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(ordinary(&noisy), ordinary(&all), "{fen_str}");
+        // Per target: the best gain among all payments, and how many there are.
+        let mut best: BTreeMap<_, (i32, usize)> = BTreeMap::new();
+        for &m in all.iter().filter(|m| m.kind == SUBVERSION) {
+            let e = best.entry(m.to).or_insert((i32::MIN, 0));
+            e.0 = e.0.max(Subversion::gain_estimate(&pos, m));
+            e.1 += 1;
+        }
+        let mut seen: BTreeMap<_, usize> = BTreeMap::new();
+        for &m in noisy.iter().filter(|m| m.kind == SUBVERSION) {
+            assert!(all.contains(&m), "{fen_str}: {m:?} is legal");
+            assert_eq!(Subversion::gain_estimate(&pos, m), best[&m.to].0);
+            *seen.entry(m.to).or_default() += 1;
+        }
+        assert!(best.keys().all(|t| seen.get(t) == Some(&1)), "{fen_str}");
     }
 }
 

@@ -103,8 +103,11 @@ impl Uci {
     }
 
     fn fen(&mut self) -> String {
+        // `d` prints variant lines after `Checkers:` (Attending Pawns' links,
+        // Cruise Pawns' missile): read up to `readyok` so none is left over.
         self.send("d");
-        let lines = self.until("Checkers:", Duration::from_secs(5));
+        self.send("isready");
+        let lines = self.until("readyok", Duration::from_secs(5));
         lines
             .iter()
             .find_map(|l| l.strip_prefix("Fen: "))
@@ -1163,4 +1166,36 @@ fn fuzzed_commands_never_hang_crash_or_corrupt() {
     e.send("quit");
     let status = e.child.wait().expect("engine exits");
     assert!(status.success(), "exit status {status}");
+}
+
+/// A long iteration still reports: at least one `currmove` line (no score) in
+/// three seconds of a Cruise Pawns middlegame, and no second passes without a
+/// line of some kind.
+#[test]
+fn long_iterations_report_progress() {
+    let mut e = Uci::start();
+    e.send("setoption name UCI_Variant value cruisepawns");
+    e.send("position fen r1bqk2r/pp3ppp/2n1pn2/2bp4/2P5/2N1PN2/PP1B1PPP/R2QKB1R w KQkq - 0 7 -");
+    e.send("go movetime 3000");
+    let (lines, _) = e.bestmove(30 * SEC);
+    let progress: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.split_whitespace().any(|w| w == "currmove"))
+        .collect();
+    assert!(!progress.is_empty(), "{lines:?}");
+    for l in &progress {
+        assert!(l.contains(" currmovenumber ") && l.contains(" nps "), "{l}");
+        assert!(!l.contains(" score "), "{l}");
+    }
+    let times: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let i = w.iter().position(|&x| x == "time")?;
+            w.get(i + 1)?.parse().ok()
+        })
+        .collect();
+    for pair in times.windows(2) {
+        assert!(pair[1] - pair[0] <= 1500, "{times:?}");
+    }
 }

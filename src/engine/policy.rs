@@ -9,6 +9,7 @@
 
 use shakmaty::Role;
 
+use crate::engine::search::see;
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::Position;
 use crate::rules::variants::{value_of, Variant};
@@ -25,6 +26,12 @@ pub trait Policy: Variant {
     /// Is the position evaluated by the chess network (`engine/nnue.rs`) when the
     /// `Use NNUE` option is on? Only where the network was trained: chess.
     const NNUE: bool = false;
+    /// May the main search reduce and prune the noisy moves that
+    /// [`Policy::bad_noisy`] judges losing, as it does quiet moves (late move
+    /// reductions, late move pruning, futility)? Off in chess, whose SEE pruning
+    /// already handles them; on where a variant has many tactical moves that are
+    /// mostly sacrifices (missiles that can be shot down, losing captures).
+    const REDUCE_BAD_NOISY: bool = false;
 
     /// Appends the moves the main search tries: every legal move, or a subset that
     /// loses nothing (Cruise Pawns skips dominated missile paths). Never used by
@@ -57,6 +64,14 @@ pub trait Policy: Variant {
             _ => pos.role_at(mv.to),
         };
         victim.map_or(0, value_of) + promotion
+    }
+
+    /// Does the noisy move `mv` probably lose material (a capture losing the
+    /// exchange, a missile that can be shot down)? Such moves are ordered after
+    /// the quiet ones and skipped in quiescence. By default: static exchange
+    /// evaluation where captures are plain exchanges (`SEE`), else never.
+    fn bad_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        Self::SEE && !see::see_ge(pos, mv, 0)
     }
 
     /// The variant's own evaluation terms, centipawns from White's point of view,

@@ -231,6 +231,11 @@ impl Engine {
                     let Ok(mut snap) = thread_snapshot.lock() else {
                         return;
                     };
+                    // A progress report (the root move under way) has no line.
+                    if info.currmove.is_some() {
+                        snap.nodes = snap.nodes.max(info.nodes);
+                        return;
+                    }
                     let line = to_line(&info, variant, &fen_now, white);
                     let k = info.multipv.saturating_sub(1);
                     if k < snap.lines.len() {

@@ -577,6 +577,10 @@ pub fn parse_option(line: &str) -> Option<UciOption> {
 
 /// Updates score and depth from an `info` line (ignores `info string`).
 pub fn parse_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>) {
+    // A progress line names the iteration under way, not a finished one.
+    if line.split_whitespace().any(|w| w == "currmove") {
+        return;
+    }
     let mut words = line.split_whitespace().skip(1);
     while let Some(w) = words.next() {
         match w {

@@ -310,6 +310,12 @@ pub fn bestmove_line(best: Option<String>, ponder: Option<String>) -> String {
 
 /// Formats an `info` line the way GUIs expect it.
 pub fn info_line(info: &Info) -> String {
+    if let Some((mv, number)) = &info.currmove {
+        return format!(
+            "info depth {} seldepth {} currmove {mv} currmovenumber {number} nodes {} nps {} hashfull {} time {}",
+            info.depth, info.seldepth, info.nodes, info.nps, info.hashfull, info.time_ms
+        );
+    }
     let score = match info.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),

@@ -272,9 +272,17 @@ def test_typed_and_errors(b):
     check(page.evaluate("window.turncoat.state.info.fen").startswith("rnbqkbnr/pppppppp/8/8/3P4"), "bad FEN leaves the position")
     # Cowardly Crew token with an extra that does not exist.
     b.load("cowardlycrew", "7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1")
+    # Let the variant switch and the FEN load settle before typing: the page
+    # drops an answer overtaken by a newer request (the last action wins).
+    page.wait_for_timeout(300)
     page.fill("#move", "d4d5,n")
     page.press("#move", "Enter")
-    page.wait_for_function("document.getElementById('error').textContent.includes('d4d5,n')", timeout=10000)
+    try:
+        page.wait_for_function("document.getElementById('error').textContent.includes('d4d5,n')", timeout=10000)
+    except Exception:
+        shown = page.evaluate("document.getElementById('error').textContent")
+        fen = page.evaluate("window.turncoat.state.info && window.turncoat.state.info.fen")
+        raise AssertionError(f"no error for d4d5,n: error text {shown!r}, position {fen!r}")
 
 
 def test_navigation(b):

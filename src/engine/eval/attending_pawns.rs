@@ -6,6 +6,7 @@ use shakmaty::{attacks, Color, Role};
 
 use super::{front_span, weights_for};
 use crate::engine::policy::Policy;
+use crate::engine::search::see;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
 use crate::rules::variants::attending_pawns::{placements, AttendingPawns};
@@ -22,6 +23,18 @@ impl Policy for AttendingPawns {
     /// Passing stays as harmless as in chess: celebrities keep their moves, and
     /// the usual pawn-ending guard of the search covers king-and-pawn zugzwang.
     const NULL_MOVE: bool = true;
+
+    /// A capture that loses the exchange (plain chess attackers) and whose
+    /// placements capture nothing more: ordered after the quiet moves and left
+    /// out of quiescence, whose capture chains otherwise explode. The main
+    /// search still searches it in full (reducing it lost, see docs/STRENGTH.md).
+    fn bad_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        mv.kind == MoveKind::Normal
+            && mv.promotion.is_none()
+            && pos.by_color(!pos.turn()).contains(mv.to)
+            && Self::gain_estimate(pos, mv) <= pos.role_at(mv.to).map_or(0, value_of)
+            && !see::see_ge(pos, mv, 0)
+    }
 
     fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
         if mv.promotion.is_some()

@@ -2,13 +2,14 @@
 //! missile paths are skipped, and the evaluation judges a pending missile as
 //! detonated and counts threats that cannot be shot down.
 
-use shakmaty::{Bitboard, Color, Role};
+use shakmaty::{Bitboard, Color, Role, Square};
 
 use crate::engine::policy::Policy;
+use crate::engine::search::see;
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::Position;
 use crate::rules::variants::cruise_pawns::{
-    attack_map, detonated, generate, is_shoot_down, loaded_pawns, shift, CruisePawns, Scope,
+    attack_map, detonated, generate, is_shoot_down, loaded_pawns, shift, CruisePawns, Path, Scope,
     LAUNCH, MAX_PATH, SHOOT_DOWN,
 };
 use crate::rules::variants::{best_two, value_of};
@@ -42,14 +43,30 @@ impl Policy for CruisePawns {
         }
     }
 
-    /// A launch wins its target for a pawn; a shoot-down saves the missile's target.
+    /// Launches that can be shot down lose their pawn for nothing unless the
+    /// defender errs; captures that lose the exchange lose material.
+    const REDUCE_BAD_NOISY: bool = true;
+
+    /// A launch whose path crosses an empty square the defender attacks (it can
+    /// be shot down), or a capture that loses the exchange (plain chess
+    /// attackers: a recapturing missile is not counted).
+    fn bad_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        match mv.kind {
+            LAUNCH => mv.extra != 0 && shootable(pos, mv),
+            MoveKind::Normal if mv.extra & SHOOT_DOWN == 0 => !see::see_ge(pos, mv, 0),
+            _ => false,
+        }
+    }
+
+    /// A launch wins its target for the pawn it spends; a shoot-down saves the
+    /// missile's target.
     fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
         let promo = mv
             .promotion
             .map_or(0, |r| value_of(r) - value_of(Role::Pawn));
         match mv.kind {
             LAUNCH => match pos.role_at(mv.to) {
-                Some(role) if mv.extra != 0 => value_of(role),
+                Some(role) if mv.extra != 0 => value_of(role) - value_of(Role::Pawn),
                 _ => 0,
             },
             MoveKind::EnPassant => value_of(Role::Pawn),
@@ -67,6 +84,34 @@ impl Policy for CruisePawns {
     fn evaluate(pos: &Position<Self>) -> i32 {
         missile_terms(pos)
     }
+}
+
+/// Can the launch `mv` be shot down: does its path cross an empty square that
+/// the defender attacks once the pawn has left?
+fn shootable(pos: &Position<CruisePawns>, mv: Move) -> bool {
+    let squares = Path(mv.extra).intermediate() & !pos.occupied();
+    if squares.is_empty() {
+        return false;
+    }
+    // Ordering asks this for every launch of a node, launches come grouped by
+    // launch square: the defender's attacks are computed once per position
+    // and launch square.
+    thread_local! {
+        static LAST: std::cell::Cell<(u64, Square, Bitboard)> =
+            const { std::cell::Cell::new((0, Square::A1, Bitboard::EMPTY)) };
+    }
+    let key = pos.key();
+    let attacked = LAST.with(|last| {
+        let (k, from, map) = last.get();
+        if k == key && from == mv.from && key != 0 {
+            return map;
+        }
+        let occ = pos.occupied().without(mv.from);
+        let map = attack_map(pos, !pos.turn(), occ);
+        last.set((key, mv.from, map));
+        map
+    });
+    (attacked & squares).any()
 }
 
 /// The side to move's best unstoppable threat (target minus the spent pawn)

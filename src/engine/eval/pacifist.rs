@@ -61,11 +61,15 @@ impl Policy for Pacifist {
         score[ci(mover)] += 2 * worth_of(&b, converted);
 
         let [black, white] = &tally.counts;
+        // Ties the enemy already contests: an uncontested square (0 against 0,
+        // most of a side's own camp) is no closer to turning than any other.
         let tied = white.equal_to(black);
+        let contested = [white.nonzero(), black.nonzero()];
         let occ = b.occ();
         for color in [Color::White, Color::Black] {
             let own = b.colors[ci(color)];
             let kings = own & b.roles[ri(Role::King)];
+            let tied = tied & contested[ci(color)];
             // A tie turns with one more persuader. The side to move's chances to
             // add it are quiescence's converting moves; the waiting side's are
             // threats against the mover, which can cover one tie, rarely two.

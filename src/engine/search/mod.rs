@@ -154,6 +154,10 @@ pub struct Info {
     pub hashfull: u32,
     pub time_ms: u64,
     pub pv: Vec<String>,
+    /// A progress report during a long iteration: the root move being searched
+    /// and its number (1-based), with no score or PV (`depth` is the iteration
+    /// under way).
+    pub currmove: Option<(String, usize)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -227,6 +231,7 @@ pub fn search<V: Policy>(
             hashfull: 0,
             time_ms: 0,
             pv: Vec::new(),
+            currmove: None,
         });
         wait_while_infinite(limits, shared);
         return SearchResult {
@@ -241,13 +246,15 @@ pub fn search<V: Policy>(
             let moves = moves.clone();
             let tm = tm.clone();
             scope.spawn(move || {
-                let mut worker = Worker::<V>::new(id, shared, limits, tm, history, options, moves);
-                worker.iterate(pos, &mut |_| {});
+                let mut worker =
+                    Worker::<V>::new(id, shared, limits, tm, history, options, moves, None);
+                worker.iterate(pos);
                 shared.history.put(worker.heur);
             });
         }
-        let mut worker = Worker::<V>::new(0, shared, limits, tm, history, options, moves);
-        let result = worker.iterate(pos, report);
+        let mut worker =
+            Worker::<V>::new(0, shared, limits, tm, history, options, moves, Some(report));
+        let result = worker.iterate(pos);
         shared.history.put(worker.heur);
         wait_while_infinite(limits, shared);
         shared.stop.store(true, Ordering::Relaxed);
@@ -397,10 +404,20 @@ struct Worker<'a, V: Policy> {
     root_moves: Vec<RootMove>,
     /// The network's accumulators, when the variant has a network and it is on.
     nnue: Option<AccumulatorStack>,
+    /// Where the main thread's `info` go (helpers: nowhere).
+    report: Option<&'a mut dyn FnMut(Info)>,
+    /// The root, the iteration under way and the root move being searched
+    /// (with its index), for progress reports.
+    root: Option<Position<V>>,
+    depth: u32,
+    current: (Move, usize),
+    /// Elapsed milliseconds at the last `info` sent.
+    last_report_ms: u64,
     _variant: std::marker::PhantomData<V>,
 }
 
 impl<'a, V: Policy> Worker<'a, V> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         id: usize,
         shared: &'a Shared,
@@ -409,6 +426,7 @@ impl<'a, V: Policy> Worker<'a, V> {
         history: &[u64],
         options: &'a Options,
         moves: MoveList,
+        report: Option<&'a mut dyn FnMut(Info)>,
     ) -> Self {
         Worker {
             id,
@@ -443,6 +461,11 @@ impl<'a, V: Policy> Worker<'a, V> {
                 })
                 .collect(),
             nnue: (V::NNUE && options.use_nnue).then(|| AccumulatorStack::new(MAX_PLY + 2)),
+            report,
+            root: None,
+            depth: 0,
+            current: (Move::NULL, 0),
+            last_report_ms: 0,
             _variant: std::marker::PhantomData,
         }
     }
@@ -478,7 +501,9 @@ impl<'a, V: Policy> Worker<'a, V> {
                 if !pondering && !self.limits.infinite && self.tm.hard_expired() {
                     self.stopped = true;
                     self.shared.stop.store(true, Ordering::Relaxed);
+                    return;
                 }
+                self.report_progress();
             }
         }
         if let Some(limit) = self.limits.nodes {
@@ -494,7 +519,47 @@ impl<'a, V: Policy> Worker<'a, V> {
         }
     }
 
-    fn iterate(&mut self, root: &Position<V>, report: &mut dyn FnMut(Info)) -> SearchResult {
+    /// Sends an `info` line with the root move under way when a second has
+    /// passed since the last one (main thread only), as Stockfish's `currmove`:
+    /// a long iteration of a variant with many moves must not look dead.
+    fn report_progress(&mut self) {
+        const EVERY_MS: u64 = 1000;
+        let ms = self.tm.elapsed().as_millis() as u64;
+        if ms < self.last_report_ms + EVERY_MS || self.report.is_none() {
+            return;
+        }
+        let (Some(root), (mv, index)) = (self.root, self.current) else {
+            return;
+        };
+        if mv == Move::NULL {
+            return;
+        }
+        let nodes = self.total_nodes();
+        let info = Info {
+            depth: self.depth,
+            seldepth: self.seldepth.max(self.depth),
+            multipv: 1,
+            score: Score::Cp(0),
+            bound: None,
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            hashfull: self.shared.tt.hashfull(),
+            time_ms: ms,
+            pv: Vec::new(),
+            currmove: Some((game::token(&root, mv), index + 1)),
+        };
+        self.emit(info, ms);
+    }
+
+    fn emit(&mut self, info: Info, ms: u64) {
+        self.last_report_ms = ms;
+        if let Some(report) = self.report.as_mut() {
+            report(info);
+        }
+    }
+
+    fn iterate(&mut self, root: &Position<V>) -> SearchResult {
+        self.root = Some(*root);
         let max_depth = self
             .limits
             .depth
@@ -509,6 +574,7 @@ impl<'a, V: Policy> Worker<'a, V> {
 
         for depth in start_depth..=max_depth {
             self.seldepth = 0;
+            self.depth = depth;
             for pv_idx in 0..multipv {
                 let prev = self.root_moves[pv_idx].score;
                 let mut delta = 25;
@@ -544,7 +610,8 @@ impl<'a, V: Policy> Worker<'a, V> {
                 self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.id == 0 {
                     let info = self.info(root, depth, pv_idx);
-                    report(info);
+                    let ms = info.time_ms;
+                    self.emit(info, ms);
                 }
             }
             if self.stopped {
@@ -611,7 +678,9 @@ impl<'a, V: Policy> Worker<'a, V> {
                     completed[0].score = self.evaluate(root, 0);
                 }
                 self.root_moves = completed.clone();
-                report(self.info(root, 1, 0));
+                let ms = self.tm.elapsed().as_millis() as u64;
+                let info = self.info(root, 1, 0);
+                self.emit(info, ms);
             }
         }
         let best = &completed[0];
@@ -670,6 +739,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             hashfull: self.shared.tt.hashfull(),
             time_ms: ms,
             pv,
+            currmove: None,
         }
     }
 
@@ -685,6 +755,7 @@ impl<'a, V: Policy> Worker<'a, V> {
         self.keys.push(root.key());
         for i in pv_idx..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            self.current = (mv, i);
             self.played[0] = (mv, PieceTo::of(root, mv));
             let mut child = *root;
             game::play(&mut child, mv);
@@ -882,7 +953,10 @@ impl<'a, V: Policy> Worker<'a, V> {
             if !noisy {
                 quiets_seen += 1;
             }
-            if prune_quiets && !noisy && i > 0 && best_score > -MATE_BOUND {
+            // Where the variant allows it, a noisy move that probably loses
+            // material is reduced and pruned like a quiet one.
+            let reducible = !noisy || (V::REDUCE_BAD_NOISY && V::bad_noisy(pos, mv));
+            if prune_quiets && reducible && i > 0 && best_score > -MATE_BOUND {
                 // Late move pruning: at shallow depth, late quiet moves rarely
                 // matter. Futility: nor do quiet moves far below alpha.
                 if depth <= 4 && quiets_seen > 3 + depth * depth {
@@ -950,7 +1024,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             } else {
                 // Late move reductions for quiet moves that are ordered late.
                 let mut r = 0;
-                if depth >= 3 && i >= 2 && !noisy && !in_check && !gives_check {
+                if depth >= 3 && i >= 2 && reducible && !in_check && !gives_check {
                     r = lmr_reduction(depth, i);
                     if pv_node {
                         r -= 1;
@@ -1152,7 +1226,7 @@ impl<'a, V: Policy> Worker<'a, V> {
                     continue;
                 }
                 // Losing exchanges are not worth a quiescence node.
-                if V::SEE && !see::see_ge(pos, mv, 0) {
+                if V::bad_noisy(pos, mv) {
                     continue;
                 }
             }

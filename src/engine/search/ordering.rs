@@ -186,7 +186,7 @@ pub fn score_moves<V: Policy>(
             let attacker = pos.role_at(mv.from).map_or(0, value_of);
             let mvv_lva = V::gain_estimate(pos, mv) * 16 - attacker / 10;
             // Captures that lose material by exchange go after the quiet moves.
-            if V::SEE && !super::see::see_ge(pos, mv, 0) {
+            if V::bad_noisy(pos, mv) {
                 BAD_NOISY + mvv_lva
             } else {
                 NOISY + mvv_lva

@@ -738,6 +738,12 @@ impl Counter {
         (greater, less)
     }
 
+    /// The squares where the count is at least one.
+    #[inline]
+    pub(crate) fn nonzero(&self) -> u64 {
+        self.0.iter().fold(0, |acc, plane| acc | plane)
+    }
+
     /// The squares where both counters are equal.
     #[inline]
     pub(crate) fn equal_to(&self, other: &Counter) -> u64 {
