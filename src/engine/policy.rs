@@ -9,6 +9,7 @@
 
 use shakmaty::Role;
 
+use crate::engine::nnue::Net;
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::Position;
 use crate::rules::variants::{value_of, Variant};
@@ -22,9 +23,10 @@ pub trait Policy: Variant {
     /// Does the shared evaluation use the Texel-tuned material, tables and
     /// weights (fitted to standard chess games) rather than the hand-set ones?
     const TUNED_EVAL: bool = false;
-    /// Is the position evaluated by the chess network (`engine/nnue.rs`) when the
-    /// `Use NNUE` option is on? Only where the network was trained: chess.
-    const NNUE: bool = false;
+    /// The variant's own network (`engine/nnue.rs`), which evaluates positions
+    /// when the `Use NNUE` option is on; `None` (the hand-written evaluation)
+    /// until a network trained on the variant has won its match.
+    const NNUE: Option<Net> = None;
 
     /// Appends the moves the main search tries: every legal move, or a subset that
     /// loses nothing (Cruise Pawns skips dominated missile paths). Never used by
