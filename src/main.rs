@@ -56,11 +56,13 @@ enum Command {
     /// the tuned tables and weights as Rust source to paste into
     /// src/engine/eval/mod.rs.
     Tune(tune::TuneArgs),
-    /// Play self-play chess games at fixed nodes and write their quiet positions
-    /// (`FEN;score;result`) as training data for `train`.
+    /// Play self-play games of a variant (--variant, chess by default) at fixed
+    /// nodes and write their quiet positions (`FEN;score;result`) as training
+    /// data for `train`.
     Datagen(datagen::DatagenArgs),
-    /// Train the standard-chess network on labelled positions
-    /// (scripts/label_positions.py) and write it to the --out file.
+    /// Train a variant's network (--variant, chess by default) on labelled
+    /// positions (`datagen`, scripts/label_positions.py) and write it to the
+    /// --out file.
     Train(train::TrainArgs),
     /// Combine the PGN files of match shards into one Elo / pentanomial report.
     MatchMerge(tournament::merge::MergeArgs),

@@ -10,21 +10,28 @@ use turncoat::rules::game;
 use turncoat::rules::moves::{MoveKind, MoveList};
 use turncoat::rules::position::Position;
 use turncoat::rules::variants::chess::Chess;
-use turncoat::rules::variants::Variant;
+use turncoat::rules::variants::{Variant, VariantKind};
+use turncoat::with_variant;
 
 fn generate(name: &str, threads: &str) -> Vec<String> {
+    generate_variant("chess", name, threads, "6")
+}
+
+fn generate_variant(variant: &str, name: &str, threads: &str, games: &str) -> Vec<String> {
     let path = std::env::temp_dir().join(format!(
-        "turncoat-datagen-{}-{name}.txt",
+        "turncoat-datagen-{}-{variant}-{name}.txt",
         std::process::id()
     ));
     let _ = std::fs::remove_file(&path);
     let out = path.to_string_lossy().into_owned();
     let (ok, _, err) = run_turncoat(&[
         "datagen",
+        "--variant",
+        variant,
         "--out",
         &out,
         "--games",
-        "6",
+        games,
         "--nodes",
         "400",
         "--random-plies",
@@ -35,7 +42,7 @@ fn generate(name: &str, threads: &str) -> Vec<String> {
         threads,
     ]);
     assert!(ok, "{err}");
-    assert!(err.contains("6 games"), "{err}");
+    assert!(err.contains(&format!("{games} games")), "{err}");
     let text = std::fs::read_to_string(&path).expect("output written");
     let _ = std::fs::remove_file(&path);
     text.lines().map(str::to_string).collect()
@@ -102,6 +109,36 @@ fn a_seed_gives_the_same_games_on_any_number_of_threads() {
     one.sort();
     two.sort();
     assert_eq!(one, two);
+}
+
+/// Every variant: legal positions of the variant (its FEN, seventh field
+/// included), not in check, labelled; the same games on one thread or two.
+#[test]
+fn every_variant_is_deterministic_and_legal() {
+    for &variant in VariantKind::ALL {
+        if variant == VariantKind::Chess {
+            continue;
+        }
+        let name = variant.name();
+        let mut one = generate_variant(name, "v1", "1", "4");
+        let mut two = generate_variant(name, "v2", "2", "4");
+        assert!(one.len() > 20, "{name}: only {} positions", one.len());
+        for line in &one {
+            let fields: Vec<&str> = line.split(';').collect();
+            assert_eq!(fields.len(), 3, "{line}");
+            with_variant!(variant, V => {
+                let pos: Position<V> = fen::parse(fields[0]).expect(line);
+                assert!(!V::in_check(&pos), "{name}: in check: {line}");
+                assert_eq!(fen::format(&pos), fields[0], "{name}: not canonical");
+            });
+            let score: i32 = fields[1].parse().expect(line);
+            assert!(score.abs() < 30_000, "mate score kept: {line}");
+            assert!(["1", "0.5", "0"].contains(&fields[2]), "{line}");
+        }
+        one.sort();
+        two.sort();
+        assert_eq!(one, two, "{name}");
+    }
 }
 
 #[test]

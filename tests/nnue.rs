@@ -25,7 +25,7 @@ fn colour_flipped(fen_str: &str) -> String {
 
 #[test]
 fn incremental_matches_scratch_on_random_games() {
-    let mut stack = AccumulatorStack::new(64);
+    let mut stack = AccumulatorStack::new(Network::shipped(), 64);
     let mut seed = 0x1234_5678_9abc_def1u64;
     let mut next = move || {
         seed ^= seed << 13;

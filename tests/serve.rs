@@ -4,13 +4,20 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tungstenite::{connect, Message, WebSocket};
 
 type Ws = WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>;
+
+/// The tests that search take turns: their timing bounds (first line, updates a
+/// second) assume the search is not sharing the 2 cores with another one.
+fn one_search_at_a_time() -> MutexGuard<'static, ()> {
+    static SEARCHING: Mutex<()> = Mutex::new(());
+    SEARCHING.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 fn server() -> SocketAddr {
     static ADDR: OnceLock<SocketAddr> = OnceLock::new();
@@ -333,6 +340,7 @@ fn oversized_message_closes_only_that_tab() {
 
 #[test]
 fn analysis_streams_multipv_lines_and_stops() {
+    let _turn = one_search_at_a_time();
     let mut ws = open();
     let r = position(&mut ws, "chess", None, &["e2e4"]);
     assert_eq!(r["type"], "position");
@@ -386,6 +394,7 @@ fn analysis_streams_multipv_lines_and_stops() {
 
 #[test]
 fn analysis_in_a_variant_uses_tokens() {
+    let _turn = one_search_at_a_time();
     let mut ws = open();
     let fen = "7r/P7/8/8/8/8/8/K6k w - - 0 1 -";
     assert_eq!(
@@ -406,6 +415,7 @@ fn analysis_in_a_variant_uses_tokens() {
 
 #[test]
 fn engine_move_and_pgn() {
+    let _turn = one_search_at_a_time();
     let mut ws = open();
     let r = ask(
         &mut ws,

@@ -16,8 +16,11 @@
 //! Quantisation follows the common scheme: first layer times QA (255) in i16, output
 //! weights times QB (64), the output scaled back to centipawns by SCALE / (QA * QB).
 //!
-//! The variants keep the hand-written evaluation: the network knows only chess.
-//! `docs/TRAINING.md` gives the measurements behind the sizes.
+//! Every variant may have a network of its own in this shape, trained on its own
+//! self-play (`turncoat datagen --variant`, `turncoat train --variant`): [`Net`]
+//! lists the shipped ones, and a variant's `Policy::NNUE` names its own. A variant
+//! without one keeps the hand-written evaluation. `docs/TRAINING.md` gives the
+//! measurements behind the sizes and says how each network was made.
 
 use std::sync::OnceLock;
 
@@ -40,8 +43,27 @@ pub const MAGIC: &[u8; 4] = b"TCN2";
 /// (i32) of each bucket in turn, little-endian.
 pub const FILE_LEN: usize = 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN) + BUCKETS * (2 * 2 * HIDDEN + 4);
 
-/// The shipped network; `docs/TRAINING.md` says which data and commands made it.
+/// The shipped chess network; `docs/TRAINING.md` says which data and commands
+/// made it.
 static NETWORK_BYTES: &[u8] = include_bytes!("nnue/chess.net");
+
+/// The shipped networks, one per variant that has one (`src/engine/nnue/<variant>.net`,
+/// embedded in the binary). A variant's `Policy::NNUE` names its entry; a network
+/// ships only when it beat the variant's hand-written evaluation in a match
+/// (`docs/TRAINING.md`, "Variant networks").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Net {
+    Chess,
+}
+
+impl Net {
+    /// The network (parsed once).
+    pub fn network(self) -> &'static Network {
+        match self {
+            Net::Chess => Network::shipped(),
+        }
+    }
+}
 
 /// The output layer for a board with `pieces` pieces (kings included): four
 /// piece counts a bucket, 2-5 the first, 30-32 the last.
@@ -268,9 +290,9 @@ pub struct AccumulatorStack {
 }
 
 impl AccumulatorStack {
-    pub fn new(plies: usize) -> AccumulatorStack {
+    pub fn new(net: &'static Network, plies: usize) -> AccumulatorStack {
         AccumulatorStack {
-            net: Network::shipped(),
+            net,
             slots: vec![None; plies],
         }
     }

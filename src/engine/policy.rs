@@ -9,6 +9,7 @@
 
 use shakmaty::Role;
 
+use crate::engine::nnue::Net;
 use crate::engine::search::see;
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::Position;
@@ -23,9 +24,10 @@ pub trait Policy: Variant {
     /// Does the shared evaluation use the Texel-tuned material, tables and
     /// weights (fitted to standard chess games) rather than the hand-set ones?
     const TUNED_EVAL: bool = false;
-    /// Is the position evaluated by the chess network (`engine/nnue.rs`) when the
-    /// `Use NNUE` option is on? Only where the network was trained: chess.
-    const NNUE: bool = false;
+    /// The variant's own network (`engine/nnue.rs`), which evaluates positions
+    /// when the `Use NNUE` option is on; `None` (the hand-written evaluation)
+    /// until a network trained on the variant has won its match.
+    const NNUE: Option<Net> = None;
     /// May the main search reduce and prune the noisy moves that
     /// [`Policy::bad_noisy`] judges losing, as it does quiet moves (late move
     /// reductions, late move pruning, futility)? Off in chess, whose SEE pruning

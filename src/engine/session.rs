@@ -226,8 +226,8 @@ pub fn static_eval(setup: &Setup, variant_terms: bool) -> Result<StaticEval, Str
         setup.game::<V>().map(|game| {
             let pos = &game.pos;
             let white = |s: i32| if pos.turn() == shakmaty::Color::White { s } else { -s };
-            let network = V::NNUE.then(|| {
-                let net = nnue::Network::shipped();
+            let network = V::NNUE.map(|n| {
+                let net = n.network();
                 white(net.evaluate_board(&nnue::piece_boards(pos), pos.turn()))
             });
             StaticEval {

@@ -1,13 +1,17 @@
-//! `turncoat datagen`: self-play games of standard chess at a fixed node count,
-//! written as training positions for the chess network (`turncoat train`).
+//! `turncoat datagen`: self-play games of any variant (`--variant`, chess by
+//! default) at a fixed node count, written as training positions for the
+//! variant's network (`turncoat train --variant`).
 //!
 //! Games are what the network needs most of, and the match runner spends most of
 //! its effort elsewhere (two engine processes per game, UCI text, PGN). Here every
 //! thread plays whole games in-process and keeps only the positions a static
-//! evaluation can judge: not in check, and the move chosen neither a capture nor a
-//! promotion (the usual "quiet" filter), outside the random opening.
+//! evaluation can judge: not in check, and the move chosen not noisy as the
+//! variant's search defines it (`Policy::is_noisy`: captures and promotions in
+//! chess, plus the variant's tactical moves), outside the random opening. Games
+//! end by the variant's own rules (`Game::outcome`).
 //!
-//! Output, one position per line: `FEN;score;result`, the score Turncoat's search
+//! Output, one position per line: `FEN;score;result` (the variant's FEN, with its
+//! seventh field where the variant has one), the score Turncoat's search
 //! gave it (centipawns, White's view) and the game's result for White (1, 0.5, 0).
 //! `scripts/label_positions.py --relabel` can replace the score by Stockfish's
 //! static evaluation; `turncoat train` reads either.
@@ -29,10 +33,15 @@ use crate::engine::search::{self, HistoryStore, Limits, Options, Shared, MATE_BO
 use crate::rules::fen;
 use crate::rules::game::{self, Game, Outcome};
 use crate::rules::position::Position;
-use crate::rules::variants::chess::Chess;
+use crate::rules::variants::VariantKind;
+use crate::with_variant;
 
 #[derive(Args, Debug, Clone)]
 pub struct DatagenArgs {
+    /// The variant to play (chess, cowardlycrew, pacifist, attendingpawns,
+    /// subversion, cruisepawns).
+    #[arg(long, default_value = "chess")]
+    pub variant: VariantKind,
     /// Where to append the positions.
     #[arg(long)]
     pub out: PathBuf,
@@ -99,7 +108,8 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                 if index >= args.games || error.lock().map_or(true, |e| e.is_some()) {
                     return;
                 }
-                let written = play_game(args, index).and_then(|played| {
+                let played = with_variant!(args.variant, V => play_game::<V>(args, index));
+                let written = played.and_then(|played| {
                     let mut text = String::new();
                     for (fen, score) in &played.positions {
                         text.push_str(&format!("{fen};{score};{}\n", played.result));
@@ -140,9 +150,9 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
 }
 
 /// Plays game `index` of the series to its end (or adjudication).
-fn play_game(args: &DatagenArgs, index: u64) -> Result<Played, String> {
-    let opening = random_opening::<Chess>(args.seed, index, args.random_plies)?;
-    let start: Position<Chess> = fen::parse(&opening)?;
+fn play_game<V: Policy>(args: &DatagenArgs, index: u64) -> Result<Played, String> {
+    let opening = random_opening::<V>(args.seed, index, args.random_plies)?;
+    let start: Position<V> = fen::parse(&opening)?;
     let mut game = Game::new(start);
     let tt = Arc::new(TranspositionTable::try_new(args.hash)?);
     let history = Arc::new(HistoryStore::default());
@@ -213,7 +223,7 @@ fn play_game(args: &DatagenArgs, index: u64) -> Result<Played, String> {
             break "0.5";
         }
 
-        let quiet = !Chess::is_noisy(&game.pos, mv) && game.pos.checkers().is_empty();
+        let quiet = !V::is_noisy(&game.pos, mv) && !V::in_check(&game.pos);
         if quiet && found.score.abs() < MATE_BOUND {
             positions.push((fen::format(&game.pos), score));
         }

@@ -1,6 +1,7 @@
 //! Offline tools on top of the rules and the engine: [`tune`] fits the
 //! hand-written evaluation's weights to games, [`datagen`] plays self-play games
-//! for network training data, and [`train`] trains the chess network.
+//! for network training data in any variant, and [`train`] trains a variant's
+//! network.
 
 pub mod datagen;
 pub mod train;

@@ -1,8 +1,13 @@
-//! `turncoat train`: fits the chess network (src/engine/nnue.rs) to labelled positions.
+//! `turncoat train`: fits a network (src/engine/nnue.rs) to labelled positions of
+//! one variant (`--variant`, chess by default).
 //!
-//! Input: text lines `FEN;score;result` as scripts/label_positions.py writes them
-//! (score: Stockfish's static evaluation, White's view, its centipawns; result 1,
-//! 0.5 or 0 for White). The target is `lambda * sigmoid(scale * score / 400) +
+//! Input: text lines `FEN;score;result` as `turncoat datagen` or
+//! scripts/label_positions.py write them (the variant's FEN, seventh field
+//! included where it has one; score: centipawns, White's view; result 1, 0.5 or 0
+//! for White). Every variant's network has the same inputs, the 768
+//! piece-on-square features of `nnue::feature`, read from the position as the
+//! variant's FEN parser builds it (so a line that is not a legal FEN of the variant
+//! is skipped). The target is `lambda * sigmoid(scale * score / 400) +
 //! (1 - lambda) * result`, seen from the side to move; the loss is the squared
 //! error of `sigmoid(output)`, output 1.0 = 400 centipawns (nnue::SCALE). Adam with
 //! mini-batches, the batch's gradient summed over rayon's threads; the learning rate
@@ -18,17 +23,24 @@ use std::time::Instant;
 
 use clap::Args;
 use rayon::prelude::*;
-use shakmaty::{Board, Color, Piece, Square};
+use shakmaty::{Color, Piece, Square};
 
 use crate::engine::nnue::{self, BUCKETS, HIDDEN, INPUTS};
+use crate::rules::fen;
+use crate::rules::variants::VariantKind;
+use crate::with_variant;
 
 #[derive(Args, Debug, Clone)]
 pub struct TrainArgs {
+    /// The variant whose positions these are (chess, cowardlycrew, pacifist,
+    /// attendingpawns, subversion, cruisepawns).
+    #[arg(long, default_value = "chess")]
+    pub variant: VariantKind,
     /// Labelled position files (`FEN;score;result` lines).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Where to write the network (e.g. src/engine/nnue/chess.net to replace the
-    /// shipped one). Written once, at the end, and only if training stayed finite.
+    /// Where to write the network (e.g. src/engine/nnue/<variant>.net to replace
+    /// the shipped one). Written once, at the end, and only if training stayed finite.
     #[arg(long)]
     pub out: PathBuf,
     #[arg(long, default_value_t = 30)]
@@ -44,7 +56,8 @@ pub struct TrainArgs {
     /// Factor from the labels' centipawns to Turncoat's.
     #[arg(long, default_value_t = 0.9)]
     pub scale: f32,
-    /// Also train on every position mirrored left-right.
+    /// Also train on every position mirrored left-right (sound where the
+    /// variant's rules are symmetric that way but for castling).
     #[arg(long)]
     pub mirror: bool,
     #[arg(long, default_value_t = 1)]
@@ -153,28 +166,27 @@ fn parse_line(line: &str, args: &TrainArgs) -> Result<Sample, LineError> {
 }
 
 fn parse_position(line: &str, args: &TrainArgs, score: f32, result: f32) -> Result<Sample, String> {
-    let fen = line.split(';').next().unwrap_or("");
-    let mut fen_fields = fen.split_whitespace();
-    let board = Board::from_ascii_board_fen(fen_fields.next().unwrap_or("").as_bytes())
-        .map_err(|e| format!("bad board: {e}"))?;
-    let white_to_move = match fen_fields.next() {
-        Some("w") => true,
-        Some("b") => false,
-        _ => return Err("bad side to move".into()),
-    };
+    let text = line.split(';').next().unwrap_or("");
+    let boards = with_variant!(args.variant, V => {
+        let pos = fen::parse::<V>(text)?;
+        (nnue::piece_boards(&pos), pos.turn())
+    });
+    let (boards, turn) = boards;
     let mut sample = Sample {
         pieces: [(Color::White.pawn(), Square::A1); 32],
         count: 0,
-        white_to_move,
+        white_to_move: turn == Color::White,
         target: args.lambda * sigmoid(args.scale * score / nnue::SCALE as f32)
             + (1.0 - args.lambda) * result,
     };
-    for (sq, piece) in board {
-        if sample.count as usize == 32 {
-            return Err("more than 32 pieces".into());
+    for (i, &squares) in boards.iter().enumerate() {
+        for sq in squares {
+            if sample.count as usize == 32 {
+                return Err("more than 32 pieces".into());
+            }
+            sample.pieces[sample.count as usize] = (nnue::piece_of(i), sq);
+            sample.count += 1;
         }
-        sample.pieces[sample.count as usize] = (piece, sq);
-        sample.count += 1;
     }
     Ok(sample)
 }
@@ -416,6 +428,14 @@ fn load(args: &TrainArgs) -> Result<Vec<Sample>, String> {
 }
 
 pub fn run(args: &TrainArgs) -> Result<(), String> {
+    let params = fit(args)?;
+    params.write(&args.out)?;
+    eprintln!("wrote {}", args.out.display());
+    Ok(())
+}
+
+/// Loads the data and trains: the network `run` writes.
+fn fit(args: &TrainArgs) -> Result<Params, String> {
     if args.threads == 0 || args.batch == 0 || args.epochs == 0 {
         return Err("--threads, --batch and --epochs must be at least 1".to_string());
     }
@@ -471,7 +491,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         validation.len(),
         start.elapsed().as_secs_f64()
     );
-    let params = pool.install(|| {
+    pool.install(|| {
         train_from(
             args,
             &mut training,
@@ -480,10 +500,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             &mut next,
             start,
         )
-    })?;
-    params.write(&args.out)?;
-    eprintln!("wrote {}", args.out.display());
-    Ok(())
+    })
 }
 
 /// The epochs of Adam from `params`. Fails, so that nothing is written, as soon as
@@ -543,6 +560,7 @@ mod tests {
 
     fn args() -> TrainArgs {
         TrainArgs {
+            variant: VariantKind::Chess,
             data: vec![],
             out: PathBuf::new(),
             epochs: 1,
@@ -605,6 +623,92 @@ mod tests {
             buckets.push(s.bucket());
         }
         assert_eq!(buckets, [7, 7, 0, 0, 3, 1]);
+    }
+
+    /// Every variant: positions from `turncoat datagen --variant`, a few epochs of
+    /// training, the file written: the engine's quantised evaluation of each
+    /// position equals the trainer's float output on the quantised weights (the
+    /// file's values, so only the engine's integer divisions differ: 2 cp), and
+    /// the float output on the trained weights within the quantisation error (as
+    /// a win probability, 0.02).
+    #[test]
+    fn every_variant_trains_a_network_the_engine_evaluates_alike() {
+        let dir = std::env::temp_dir();
+        for &variant in VariantKind::ALL {
+            let data = dir.join(format!(
+                "turncoat-train-{}-{variant}.txt",
+                std::process::id()
+            ));
+            let net_path = dir.join(format!(
+                "turncoat-train-{}-{variant}.net",
+                std::process::id()
+            ));
+            let _ = fs::remove_file(&data);
+            crate::tools::datagen::run(&crate::tools::datagen::DatagenArgs {
+                variant,
+                out: data.clone(),
+                games: 8,
+                nodes: 300,
+                random_plies: 8,
+                threads: 1,
+                seed: 5,
+                hash: 1,
+            })
+            .unwrap();
+            let mut a = args();
+            a.variant = variant;
+            a.data = vec![data.clone()];
+            a.out = net_path.clone();
+            a.epochs = 3;
+            a.batch = 64;
+            a.lr = 0.01;
+            a.scale = 1.0;
+            let p = fit(&a).unwrap_or_else(|e| panic!("{variant}: {e}"));
+            p.write(&net_path).unwrap();
+            let bytes = fs::read(&net_path).unwrap();
+            let _ = fs::remove_file(&net_path);
+            let net = nnue::Network::from_bytes(&bytes).expect("a network file");
+            let text = fs::read_to_string(&data).unwrap();
+            let _ = fs::remove_file(&data);
+            // The weights as the file holds them.
+            let mut q = p.clone();
+            let snap = |v: &mut Vec<f32>, scale: i32| {
+                v.iter_mut()
+                    .for_each(|w| *w = (*w * scale as f32).round() / scale as f32)
+            };
+            snap(&mut q.w1, nnue::QA);
+            snap(&mut q.b1, nnue::QA);
+            snap(&mut q.w2, nnue::QB);
+            snap(&mut q.b2, nnue::QA * nnue::QB);
+            let centipawns = |params: &Params, s: &Sample| {
+                let (us, them) = s.views();
+                let n = s.count as usize;
+                let (_, prob) = params.forward([&us[..n], &them[..n]], s.bucket());
+                (prob / (1.0 - prob)).ln() * nnue::SCALE as f32
+            };
+            let (mut exact, mut rounded, mut checked) = (0f32, 0f32, 0);
+            for line in text.lines().take(200) {
+                let s = parse_line(line, &a).unwrap();
+                let engine_cp = with_variant!(variant, V => {
+                    let pos = fen::parse::<V>(line.split(';').next().unwrap()).unwrap();
+                    net.evaluate_board(&nnue::piece_boards(&pos), pos.turn())
+                }) as f32;
+                exact = exact.max((engine_cp - centipawns(&q, &s)).abs());
+                // As a win probability: large scores magnify the rounding.
+                let win = |cp: f32| sigmoid(cp / nnue::SCALE as f32);
+                rounded = rounded.max((win(engine_cp) - win(centipawns(&p, &s))).abs());
+                checked += 1;
+            }
+            assert!(checked >= 20, "{variant}: only {checked} positions");
+            assert!(
+                exact <= 2.0,
+                "{variant}: engine and trainer differ by {exact} cp"
+            );
+            assert!(
+                rounded <= 0.02,
+                "{variant}: quantisation moves the probability by {rounded}"
+            );
+        }
     }
 
     #[test]

@@ -15,7 +15,8 @@ pub struct EngineOptions {
     pub ponder: bool,
     pub variant: VariantKind,
     pub variant_eval: bool,
-    /// Evaluate standard chess with the network (UCI `Use NNUE`, as Stockfish).
+    /// Evaluate with the variant's network where it has one (UCI `Use NNUE`, as
+    /// Stockfish); the hand-written evaluation otherwise.
     pub use_nnue: bool,
 }
 

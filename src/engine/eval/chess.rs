@@ -1,6 +1,7 @@
 //! Standard chess: the shared evaluation is all there is (tuned tables, or the
 //! network), and every search heuristic is safe.
 
+use crate::engine::nnue::Net;
 use crate::engine::policy::Policy;
 use crate::rules::movegen::{self, Legality, Stage};
 use crate::rules::moves::MoveList;
@@ -12,7 +13,7 @@ impl Policy for Chess {
     /// The Texel-tuned evaluation was fitted to standard chess games.
     const TUNED_EVAL: bool = true;
     /// The network was trained on standard chess positions.
-    const NNUE: bool = true;
+    const NNUE: Option<Net> = Some(Net::Chess);
 
     /// Generated directly rather than filtered from every legal move: the
     /// generator's noisy stage yields exactly the moves `is_noisy` accepts, in

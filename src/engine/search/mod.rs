@@ -460,7 +460,9 @@ impl<'a, V: Policy> Worker<'a, V> {
                     seldepth: 0,
                 })
                 .collect(),
-            nnue: (V::NNUE && options.use_nnue).then(|| AccumulatorStack::new(MAX_PLY + 2)),
+            nnue: V::NNUE
+                .filter(|_| options.use_nnue)
+                .map(|n| AccumulatorStack::new(n.network(), MAX_PLY + 2)),
             report,
             root: None,
             depth: 0,
