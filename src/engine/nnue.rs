@@ -54,13 +54,26 @@ static NETWORK_BYTES: &[u8] = include_bytes!("nnue/chess.net");
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Net {
     Chess,
+    CowardlyCrew,
 }
 
 impl Net {
     /// The network (parsed once).
     pub fn network(self) -> &'static Network {
+        static COWARDLY_CREW: OnceLock<Box<Network>> = OnceLock::new();
+        let embedded = |cell: &'static OnceLock<Box<Network>>, bytes: &[u8], file: &str| {
+            &**cell.get_or_init(|| {
+                Network::from_bytes(bytes)
+                    .unwrap_or_else(|| panic!("src/engine/nnue/{file} is not a network file"))
+            })
+        };
         match self {
             Net::Chess => Network::shipped(),
+            Net::CowardlyCrew => embedded(
+                &COWARDLY_CREW,
+                include_bytes!("nnue/cowardlycrew.net"),
+                "cowardlycrew.net",
+            ),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, Role};
 
+use crate::engine::nnue::Net;
 use crate::engine::policy::Policy;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -12,6 +13,9 @@ use crate::rules::variants::cowardly_crew::{
 use crate::rules::variants::value_of;
 
 impl Policy for CowardlyCrew {
+    /// Trained on Cowardly Crew self-play (docs/TRAINING.md, "Variant networks").
+    const NNUE: Option<Net> = Some(Net::CowardlyCrew);
+
     /// MVV-LVA plus the conversions: each converted piece counts twice, since the
     /// opponent loses it and we gain it.
     fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
