@@ -857,3 +857,45 @@ fn perft_counts_by_hand() {
     assert_eq!(perft::perft(&p, 1), 7);
     assert_eq!(perft::perft(&p, 2), 35);
 }
+
+// ----- the engine's forcing-move generator -----
+
+/// Quiescence's own generator (`AttendingPawns::forcing_moves` through
+/// `Policy::noisy_moves`) gives exactly the noisy legal moves, in the same
+/// order, on random walks long enough to reach captures by placement, pawn
+/// checks, promotions and castling.
+#[test]
+fn forcing_moves_are_the_noisy_legal_moves_in_order() {
+    let mut seed: u64 = 0x00a7_7e4d;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut positions = 0;
+    let mut noisy_seen = 0;
+    for _ in 0..300 {
+        let mut p = Position::<V>::startpos();
+        for _ in 0..120 {
+            let mut expected = MoveList::new();
+            turncoat::engine::policy::noisy_from_legal(&p, &mut expected);
+            let mut got = MoveList::new();
+            V::noisy_moves(&p, &mut got);
+            assert_eq!(got, expected, "{}", fen::format(&p));
+            positions += 1;
+            noisy_seen += got.len();
+            let mut moves = MoveList::new();
+            V::legal_moves(&p, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(next() % moves.len() as u64) as usize];
+            game::play(&mut p, mv);
+        }
+    }
+    assert!(
+        positions > 10_000 && noisy_seen > 50_000,
+        "{positions} {noisy_seen}"
+    );
+}

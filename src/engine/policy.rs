@@ -34,6 +34,14 @@ pub trait Policy: Variant {
     /// already handles them; on where a variant has many tactical moves that are
     /// mostly sacrifices (missiles that can be shot down, losing captures).
     const REDUCE_BAD_NOISY: bool = false;
+    /// Is a move that gives check searched one ply deeper (and never reduced)?
+    /// Off where checks are so common that extending them compounds.
+    const CHECK_EXTENSION: bool = true;
+    /// Quiescence plies during which check evasions are searched in full and
+    /// noisy moves that win no material (a variant's quiet checks, even trades)
+    /// are tried; beyond them only material-winning moves remain, so quiescence
+    /// always ends.
+    const QS_CHECK_PLIES: usize = 4;
 
     /// Appends the moves the main search tries: every legal move, or a subset that
     /// loses nothing (Cruise Pawns skips dominated missile paths). Never used by

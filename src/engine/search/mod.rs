@@ -764,7 +764,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             self.nodes += 1;
             self.unflushed += 1;
             let gives_check = V::in_check(&child);
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let new_depth = depth - 1 + i32::from(gives_check && V::CHECK_EXTENSION);
             let score = if i == pv_idx {
                 -self.negamax(&child, new_depth, -beta, -alpha, 1, true)
             } else {
@@ -986,7 +986,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             self.unflushed += 1;
             let gives_check = V::in_check(&child);
             let piece_to = PieceTo::of(pos, mv);
-            let mut new_depth = depth - 1 + i32::from(gives_check);
+            let mut new_depth = depth - 1 + i32::from(gives_check && V::CHECK_EXTENSION);
             // Singular extension: when every other move falls well short of the
             // hash move's stored score, the hash move is forced; search it deeper.
             if i == 0 && !verifying && !gives_check && depth >= SINGULAR_DEPTH {
@@ -1024,9 +1024,15 @@ impl<'a, V: Policy> Worker<'a, V> {
             let score = if i == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
-                // Late move reductions for quiet moves that are ordered late.
+                // Late move reductions for quiet moves that are ordered late
+                // (checks too where the variant does not extend them).
                 let mut r = 0;
-                if depth >= 3 && i >= 2 && reducible && !in_check && !gives_check {
+                if depth >= 3
+                    && i >= 2
+                    && reducible
+                    && !in_check
+                    && (!gives_check || !V::CHECK_EXTENSION)
+                {
                     r = lmr_reduction(depth, i);
                     if pv_node {
                         r -= 1;
@@ -1034,6 +1040,11 @@ impl<'a, V: Policy> Worker<'a, V> {
                     // Moves with a good history are reduced less, bad ones more.
                     let h = self.heur.quiet_score(pos.turn(), mv, piece_to, &ctx);
                     r -= (h / 8000).clamp(-2, 2);
+                    // A second choice of the same move (another placement of
+                    // its pawn) rarely beats the first one searched.
+                    if quiets.iter().any(|q| q.from == mv.from && q.to == mv.to) {
+                        r += 1;
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s =
@@ -1157,11 +1168,6 @@ impl<'a, V: Policy> Worker<'a, V> {
         (us & !(pos.by_role(Role::Pawn) | pos.by_role(Role::King))).any()
     }
 
-    /// Quiescence plies during which check evasions are searched in full and
-    /// noisy moves that win no material (a variant's quiet checks) are tried;
-    /// beyond it only material-winning moves remain, so quiescence always ends.
-    const QS_CHECK_PLIES: usize = 4;
-
     fn qsearch(
         &mut self,
         pos: &Position<V>,
@@ -1189,7 +1195,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             return s;
         }
         let original_alpha = alpha;
-        let in_check = qply < Self::QS_CHECK_PLIES && V::in_check(pos);
+        let in_check = qply < V::QS_CHECK_PLIES && V::in_check(pos);
         let mut moves = std::mem::take(&mut self.move_buf[ply]);
         let mut scores = std::mem::take(&mut self.score_buf[ply]);
         moves.clear();
@@ -1223,8 +1229,12 @@ impl<'a, V: Policy> Worker<'a, V> {
             let mv = moves[i];
             // Delta pruning: even winning this material cannot reach alpha.
             if !in_check {
+                // Losing exchanges, which are skipped below, come last.
+                if ordering::ordered_as_bad_noisy(scores[i]) {
+                    break;
+                }
                 let gain = V::gain_estimate(pos, mv);
-                if stand_pat + gain + 200 < alpha || (gain <= 0 && qply >= Self::QS_CHECK_PLIES) {
+                if stand_pat + gain + 200 < alpha || (gain <= 0 && qply >= V::QS_CHECK_PLIES) {
                     continue;
                 }
                 // Losing exchanges are not worth a quiescence node.

@@ -204,6 +204,12 @@ pub fn score_moves<V: Policy>(
     }
 }
 
+/// Was the move given this score ordered as a losing noisy move? Every move
+/// after it in the picked order was too (quiet moves score far above).
+pub fn ordered_as_bad_noisy(score: i32) -> bool {
+    score < BAD_NOISY / 2
+}
+
 /// Selection sort step: swaps the best remaining move to index `i`.
 #[inline]
 pub fn pick_next(moves: &mut [Move], scores: &mut [i32], i: usize) {

@@ -387,6 +387,11 @@ struct Kept {
     target: [u8; KEPT],
     mask: [u64; KEPT],
     path: [u64; KEPT],
+    /// Targets with a kept path (a first path to a target needs no comparison).
+    present: u64,
+    /// Targets with a kept unshootable path (it dominates every later one, and
+    /// is never dropped).
+    safe: u64,
 }
 
 impl Kept {
@@ -396,35 +401,50 @@ impl Kept {
             target: [0; KEPT],
             mask: [0; KEPT],
             path: [0; KEPT],
+            present: 0,
+            safe: 0,
         }
     }
 
     /// Offers a path to `target` whose shootable squares are `mask`.
     fn offer(&mut self, launch: Square, target: Square, mask: u64, path: Path, out: &mut MoveList) {
         let t = target as u8;
-        for i in 0..self.len {
-            if self.target[i] == t && self.mask[i] & !mask == 0 {
-                return; // an equal or better path is already kept
-            }
+        let bit = 1u64 << t;
+        if self.safe & bit != 0 {
+            return; // an unshootable path to the target is already kept
         }
-        let mut keep = 0;
-        for i in 0..self.len {
-            if !(self.target[i] == t && mask & !self.mask[i] == 0) {
-                self.target[keep] = self.target[i];
-                self.mask[keep] = self.mask[i];
-                self.path[keep] = self.path[i];
-                keep += 1;
+        if self.present & bit != 0 {
+            for i in 0..self.len {
+                if self.target[i] == t && self.mask[i] & !mask == 0 {
+                    return; // an equal or better path is already kept
+                }
             }
+            let mut keep = 0;
+            for i in 0..self.len {
+                if !(self.target[i] == t && mask & !self.mask[i] == 0) {
+                    self.target[keep] = self.target[i];
+                    self.mask[keep] = self.mask[i];
+                    self.path[keep] = self.path[i];
+                    keep += 1;
+                }
+            }
+            self.len = keep;
         }
-        self.len = keep;
         if self.len == KEPT {
             out.push(launch_move(launch, path));
+            if !self.target[..self.len].contains(&t) {
+                self.present &= !bit;
+            }
             return;
         }
         self.target[self.len] = t;
         self.mask[self.len] = mask;
         self.path[self.len] = path.0;
         self.len += 1;
+        self.present |= bit;
+        if mask == 0 {
+            self.safe |= bit;
+        }
     }
 
     fn flush(&self, launch: Square, out: &mut MoveList) {
