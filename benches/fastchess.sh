@@ -7,7 +7,7 @@
 #
 # Environment (defaults in brackets):
 #   TURNCOAT     engine under test              [target/release/turncoat]
-#   FASTCHESS    fastchess binary               [fastchess on PATH, else /work/bin/fastchess]
+#   FASTCHESS    fastchess binary               [fastchess on PATH]
 #   GAMES        games, in colour-swapped pairs [200]
 #   TC           time control, seconds+inc      [5+0.05]
 #   SEED         seed of the random openings    [5]
@@ -37,9 +37,7 @@ TC=${TC:-5+0.05}
 SEED=${SEED:-5}
 PLIES=${PLIES:-8}
 CONCURRENCY=${CONCURRENCY:-1}
-if [ -z "${FASTCHESS:-}" ]; then
-    FASTCHESS=$(command -v fastchess || echo /work/bin/fastchess)
-fi
+FASTCHESS=${FASTCHESS:-fastchess}
 
 [ -x "$FASTCHESS" ] || command -v "$FASTCHESS" >/dev/null 2>&1 ||
     die "no fastchess at '$FASTCHESS': build it (https://github.com/Disservin/fastchess, make) and set FASTCHESS"
