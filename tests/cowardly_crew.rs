@@ -395,13 +395,6 @@ fn gain_estimate_counts_conversions_twice() {
     assert!(CowardlyCrew::is_noisy(&pos, none));
 }
 
-/// The colour-mirrored FEN (ranks reversed, colours and side to move swapped).
-fn mirror(fen_str: &str) -> String {
-    let f: Vec<&str> = fen_str.split(' ').collect();
-    let side = if f[1] == "w" { "b" } else { "w" };
-    format!("{} {side} - - 0 1", common::flip_board(f[0]))
-}
-
 #[test]
 fn evaluation_is_colour_symmetric_and_sees_the_rule() {
     assert_eq!(CowardlyCrew::evaluate(&Pos::startpos()), 0);
@@ -411,7 +404,7 @@ fn evaluation_is_colour_symmetric_and_sees_the_rule() {
         "rnbqkb1B/1ppp1p2/r7/4p3/p7/P7/7R/1R1K4 w - - 0 18",
     ] {
         let pos = load(f);
-        let flipped = load(&mirror(f));
+        let flipped = load(&common::flip_fen(f));
         assert_eq!(
             CowardlyCrew::evaluate(&pos),
             -CowardlyCrew::evaluate(&flipped),

@@ -751,28 +751,6 @@ fn evaluation_counts_a_double_threat_against_the_mover() {
     assert_eq!(V::evaluate(&two), 500 / 16 + (320 - 100) / 2);
 }
 
-/// The colour-flipped FEN (board mirrored top to bottom, colours and side
-/// swapped, missile squares mirrored); castling and en passant must be `-`.
-fn mirror(f: &str) -> String {
-    let fields: Vec<&str> = f.split_whitespace().collect();
-    let board = common::flip_board(fields[0]);
-    let flip = |sqs: &str| -> String {
-        sqs.as_bytes()
-            .chunks(2)
-            .map(|c| format!("{}{}", c[0] as char, (b'9' - c[1] + b'0') as char))
-            .collect()
-    };
-    let missile = match fields.get(6) {
-        Some(m) if *m != "-" => {
-            let (l, path) = m.split_once('*').expect("missile");
-            format!("{}*{}", flip(l), flip(path))
-        }
-        _ => "-".to_string(),
-    };
-    let side = if fields[1] == "w" { "b" } else { "w" };
-    format!("{board} {side} - - 0 1 {missile}")
-}
-
 #[test]
 fn evaluation_is_colour_symmetric() {
     for f in [
@@ -783,8 +761,13 @@ fn evaluation_is_colour_symmetric() {
         "r2q1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2Q1RK1 w - - 0 9 -",
     ] {
         let p = pos(f);
-        let m = pos(&mirror(f));
-        assert_eq!(V::evaluate(&p), -V::evaluate(&m), "{f} vs {}", mirror(f));
+        let m = pos(&common::flip_fen(f));
+        assert_eq!(
+            V::evaluate(&p),
+            -V::evaluate(&m),
+            "{f} vs {}",
+            common::flip_fen(f)
+        );
         // The mirrored position has the mirrored move count too.
         assert_eq!(tokens(&p).len(), tokens(&m).len(), "{f}");
     }

@@ -15,14 +15,6 @@ fn from_scratch(pos: &Position<Chess>) -> i32 {
     Network::shipped().evaluate_board(&nnue::piece_boards(pos), pos.turn())
 }
 
-/// Flips the board vertically, swaps colours and the side to move.
-fn colour_flipped(fen_str: &str) -> String {
-    let mut fields = fen_str.split_whitespace();
-    let board = common::flip_board(fields.next().unwrap());
-    let turn = if fields.next() == Some("w") { "b" } else { "w" };
-    format!("{board} {turn} - - 0 1")
-}
-
 #[test]
 fn incremental_matches_scratch_on_random_games() {
     let mut stack = AccumulatorStack::new(Network::shipped(), 64);
@@ -64,7 +56,7 @@ fn evaluation_is_colour_symmetric() {
         "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1",
     ] {
         let pos: Position<Chess> = fen::parse(fen_str).unwrap();
-        let flipped: Position<Chess> = fen::parse(&colour_flipped(fen_str)).unwrap();
+        let flipped: Position<Chess> = fen::parse(&common::flip_fen(fen_str)).unwrap();
         assert_eq!(from_scratch(&pos), from_scratch(&flipped), "{fen_str}");
     }
 }

@@ -869,28 +869,6 @@ fn noisy_moves_are_new_conversions_and_promotions() {
     assert_eq!(t, sorted(&["c7c8b", "c7c8n", "c7c8q", "c7c8r"]));
 }
 
-/// The colour-mirrored FEN (ranks reversed, colours and side swapped).
-fn mirror(fen_str: &str) -> String {
-    let f: Vec<&str> = fen_str.split_whitespace().collect();
-    let swap = |c: char| {
-        if c.is_ascii_uppercase() {
-            c.to_ascii_lowercase()
-        } else {
-            c.to_ascii_uppercase()
-        }
-    };
-    let board: Vec<String> = f[0]
-        .split('/')
-        .rev()
-        .map(|r| r.chars().map(swap).collect())
-        .collect();
-    let side = if f[1] == "w" { "b" } else { "w" };
-    let mut castling: Vec<char> = f[2].chars().map(swap).collect();
-    castling.sort_by_key(|c| "KQkq-".find(*c));
-    let castling: String = castling.into_iter().collect();
-    format!("{} {side} {castling} - {} {}", board.join("/"), f[4], f[5])
-}
-
 #[test]
 fn evaluation_terms() {
     // Colour symmetry: the mirrored position scores the negation.
@@ -900,7 +878,7 @@ fn evaluation_terms() {
         "1rknn1br/p1pp1p1p/3bp1p1/1p1q2n1/5p2/2P4B/pP1PP1PP/B1RKR1QN w - - 0 1",
         "rkqn1rb1/ppppppbp/P7/1n4p1/8/4N3/1PPPPPPP/RNK1BBQR w - - 0 1",
     ] {
-        let m = mirror(f);
+        let m = common::flip_fen(f);
         assert_eq!(
             Pacifist::evaluate(&pos(f)),
             -Pacifist::evaluate(&pos(&m)),

@@ -6,6 +6,9 @@
 //! whoever is to move, at odd and even depths alike (no swing by the side to
 //! move).
 
+mod common;
+
+use common::flip_fen as flip;
 use turncoat::engine::eval;
 use turncoat::engine::policy::Policy;
 use turncoat::engine::search::{self, Limits};
@@ -20,54 +23,6 @@ use turncoat::rules::variants::cruise_pawns::CruisePawns;
 use turncoat::rules::variants::pacifist::Pacifist;
 use turncoat::rules::variants::subversion::Subversion;
 use turncoat::rules::variants::Variant;
-
-/// A square token's rank mirrored (`e2` -> `e7`).
-fn mirror_squares(field: &str) -> String {
-    let mut out = String::with_capacity(field.len());
-    let mut prev_file = false;
-    for c in field.chars() {
-        if prev_file && ('1'..='8').contains(&c) {
-            out.push((b'1' + b'8' - c as u8) as char);
-        } else {
-            out.push(c);
-        }
-        prev_file = ('a'..='h').contains(&c);
-    }
-    out
-}
-
-/// The colour-flipped FEN (every field, the 7th included).
-fn flip(fen_str: &str) -> String {
-    let f: Vec<&str> = fen_str.split_whitespace().collect();
-    let swap = |c: char| {
-        if c.is_ascii_uppercase() {
-            c.to_ascii_lowercase()
-        } else {
-            c.to_ascii_uppercase()
-        }
-    };
-    let board: Vec<String> = f[0]
-        .split('/')
-        .rev()
-        .map(|r| r.chars().map(swap).collect())
-        .collect();
-    let side = if f[1] == "w" { "b" } else { "w" };
-    let mut castling: Vec<char> = f[2].chars().map(swap).collect();
-    castling.sort_by_key(|c| "KQkq-".find(*c));
-    let castling: String = castling.into_iter().collect();
-    let mut out = format!(
-        "{} {side} {castling} {} {} {}",
-        board.join("/"),
-        mirror_squares(f[3]),
-        f[4],
-        f[5]
-    );
-    if let Some(seventh) = f.get(6) {
-        out.push(' ');
-        out.push_str(&mirror_squares(seventh));
-    }
-    out
-}
 
 /// Positions of the variant: the start and deterministic random walks from it.
 fn positions<V: Variant>() -> Vec<Position<V>> {

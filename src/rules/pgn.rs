@@ -5,6 +5,7 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
+use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Position as _};
 
 use crate::rules::fen;
@@ -270,4 +271,45 @@ pub fn push_movetext(out: &mut String, words: impl IntoIterator<Item = String>) 
     }
     out.push_str(&line);
     out.push_str("\n\n");
+}
+
+/// Moves as PGN writes them: SAN in standard chess, the tokens themselves in the
+/// variants (docs/RULES.md, "Notation"). When shakmaty cannot read the start
+/// position or a move, the rest stay tokens and the reason comes back beside
+/// them (the match runner logs it; the web board shows the tokens).
+pub fn move_texts(
+    variant: VariantKind,
+    start_fen: &str,
+    tokens: &[String],
+) -> (Vec<String>, Option<String>) {
+    if variant != VariantKind::Chess {
+        return (tokens.to_vec(), None);
+    }
+    let mut pos: shakmaty::Chess = match Fen::from_ascii(start_fen.as_bytes())
+        .map_err(|e| e.to_string())
+        .and_then(|f| {
+            f.into_position(CastlingMode::Standard)
+                .map_err(|e| e.to_string())
+        }) {
+        Ok(p) => p,
+        Err(e) => {
+            let why = format!("shakmaty rejects the start position ({e}); moves stay in UCI");
+            return (tokens.to_vec(), Some(why));
+        }
+    };
+    let mut out = Vec::with_capacity(tokens.len());
+    for (i, t) in tokens.iter().enumerate() {
+        let mv = UciMove::from_ascii(t.as_bytes())
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok());
+        match mv {
+            Some(m) => out.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string()),
+            None => {
+                out.extend(tokens[i..].iter().cloned());
+                let why = format!("shakmaty cannot read move '{t}'; moves from it stay in UCI");
+                return (out, Some(why));
+            }
+        }
+    }
+    (out, None)
 }

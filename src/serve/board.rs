@@ -3,10 +3,7 @@
 //! comparing the boards before and after it. Also SAN (chess) and PGN in the
 //! match runner's dialect.
 
-use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Color, Square};
+use shakmaty::{Color, Square};
 
 use super::protocol::{
     GameEnd, LastMove, Missile, PgnGameInfo, PositionInfo, Squares, MAX_FEN_BYTES, MAX_MOVES,
@@ -277,32 +274,9 @@ fn pacifist_cascade(before_fen: &str, token: &str) -> Option<Vec<Squares>> {
     Some(rounds)
 }
 
-/// The moves as the page and PGN show them: SAN in chess (via shakmaty), the
-/// tokens unchanged in the variants or where shakmaty cannot follow.
+/// The moves as the board shows them: SAN in chess, tokens in the variants.
 pub fn san_line(variant: VariantKind, start_fen: &str, tokens: &[String]) -> Vec<String> {
-    if variant != VariantKind::Chess {
-        return tokens.to_vec();
-    }
-    let Some(mut pos) = Fen::from_ascii(start_fen.as_bytes()).ok().and_then(|f| {
-        f.into_position::<shakmaty::Chess>(CastlingMode::Standard)
-            .ok()
-    }) else {
-        return tokens.to_vec();
-    };
-    let mut out = Vec::with_capacity(tokens.len());
-    for (i, t) in tokens.iter().enumerate() {
-        let mv = UciMove::from_ascii(t.as_bytes())
-            .ok()
-            .and_then(|u| u.to_move(&pos).ok());
-        match mv {
-            Some(m) => out.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string()),
-            None => {
-                out.extend(tokens[i..].iter().cloned());
-                break;
-            }
-        }
-    }
-    out
+    crate::rules::pgn::move_texts(variant, start_fen, tokens).0
 }
 
 /// Reads PGN text and replays each game through the rules (SAN in chess).

@@ -5,11 +5,6 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
-use shakmaty::uci::UciMove;
-use shakmaty::CastlingMode;
-
 pub use crate::rules::pgn::{read_pgn, replay, PgnGame, Replayed};
 
 use super::engine::Score;
@@ -77,46 +72,14 @@ fn move_comment(score: Option<Score>, depth: Option<u32>, time_ms: u64) -> Strin
     c
 }
 
-/// The moves as written in the PGN: SAN for standard chess, tokens otherwise.
-/// Falls back to tokens if shakmaty disagrees with our rules (never expected).
+/// The game's moves for the PGN (SAN in chess), logging why SAN stopped if it did.
 fn move_texts(record: &GameRecord, variant: VariantKind) -> Vec<String> {
     let tokens: Vec<String> = record.moves.iter().map(|m| m.token.clone()).collect();
-    if variant != VariantKind::Chess {
-        return tokens;
+    let (texts, stopped) = crate::rules::pgn::move_texts(variant, &record.start_fen, &tokens);
+    if let Some(why) = stopped {
+        log::warn!("game {}: {why}", record.number);
     }
-    let mut pos: shakmaty::Chess = match Fen::from_ascii(record.start_fen.as_bytes())
-        .map_err(|e| e.to_string())
-        .and_then(|f| {
-            f.into_position(CastlingMode::Standard)
-                .map_err(|e| e.to_string())
-        }) {
-        Ok(p) => p,
-        Err(e) => {
-            log::warn!(
-                "game {}: shakmaty rejects the start position ({e}); PGN moves stay in UCI",
-                record.number
-            );
-            return tokens;
-        }
-    };
-    let mut out = Vec::with_capacity(tokens.len());
-    for (i, t) in tokens.iter().enumerate() {
-        let mv = UciMove::from_ascii(t.as_bytes())
-            .ok()
-            .and_then(|u| u.to_move(&pos).ok());
-        match mv {
-            Some(m) => out.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string()),
-            None => {
-                log::warn!(
-                    "game {}: shakmaty cannot read move '{t}'; PGN moves stay in UCI",
-                    record.number
-                );
-                out.extend(tokens[i..].iter().cloned());
-                break;
-            }
-        }
-    }
-    out
+    texts
 }
 
 /// One game as PGN text (ends with a blank line).

@@ -157,25 +157,54 @@ pub fn run_turncoat(args: &[&str]) -> (bool, String, String) {
     )
 }
 
-/// The FEN board field seen from the other side: ranks in reverse order, colours
-/// swapped (for colour-symmetry tests of the evaluations).
-pub fn flip_board(board: &str) -> String {
-    let ranks: Vec<String> = board
+/// A square token's rank mirrored (`e2` -> `e7`).
+fn mirror_squares(field: &str) -> String {
+    let mut out = String::with_capacity(field.len());
+    let mut prev_file = false;
+    for c in field.chars() {
+        if prev_file && ('1'..='8').contains(&c) {
+            out.push((b'1' + b'8' - c as u8) as char);
+        } else {
+            out.push(c);
+        }
+        prev_file = ('a'..='h').contains(&c);
+    }
+    out
+}
+
+/// The colour-flipped FEN: board mirrored top to bottom, colours, side to move,
+/// castling rights, en passant and the variant's 7th field (links, missile)
+/// mirrored; clocks kept. For colour-symmetry tests.
+pub fn flip_fen(fen_str: &str) -> String {
+    let f: Vec<&str> = fen_str.split_whitespace().collect();
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    };
+    let board: Vec<String> = f[0]
         .split('/')
         .rev()
-        .map(|rank| {
-            rank.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        })
+        .map(|r| r.chars().map(swap).collect())
         .collect();
-    ranks.join("/")
+    let side = if f[1] == "w" { "b" } else { "w" };
+    let mut castling: Vec<char> = f[2].chars().map(swap).collect();
+    castling.sort_by_key(|c| "KQkq-".find(*c));
+    let castling: String = castling.into_iter().collect();
+    let mut out = format!(
+        "{} {side} {castling} {} {} {}",
+        board.join("/"),
+        mirror_squares(f[3]),
+        f[4],
+        f[5]
+    );
+    if let Some(seventh) = f.get(6) {
+        out.push(' ');
+        out.push_str(&mirror_squares(seventh));
+    }
+    out
 }
 
 /// The legal tokens of `fen` in `variant`, in generation order.
