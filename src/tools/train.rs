@@ -647,7 +647,8 @@ mod tests {
             crate::tools::datagen::run(&crate::tools::datagen::DatagenArgs {
                 variant,
                 out: data.clone(),
-                games: 8,
+                // Attending Pawns keeps few positions a game (about ten).
+                games: 20,
                 nodes: 300,
                 random_plies: 8,
                 threads: 1,
