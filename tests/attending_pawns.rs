@@ -866,13 +866,7 @@ fn perft_counts_by_hand() {
 /// checks, promotions and castling.
 #[test]
 fn forcing_moves_are_the_noisy_legal_moves_in_order() {
-    let mut seed: u64 = 0x00a7_7e4d;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = common::xorshift(0x00a7_7e4d);
     let mut positions = 0;
     let mut noisy_seen = 0;
     for _ in 0..300 {

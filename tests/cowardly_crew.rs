@@ -550,13 +550,7 @@ fn generator_matches_brute_force_depth_2() {
 /// Random games from several positions, each node compared with the brute force.
 #[test]
 fn generator_matches_brute_force_on_random_games() {
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = common::xorshift(0x2545_f491_4f6c_dd1d);
     let mut rescues = 0;
     let mut nodes = 0;
     for game_no in 0..200 {
@@ -582,7 +576,7 @@ fn generator_matches_brute_force_on_random_games() {
                 .copied()
                 .filter(|&m| CowardlyCrew::is_noisy(&pos, m))
                 .collect();
-            let pool = if !captures.is_empty() && next() % 3 != 0 {
+            let pool = if !captures.is_empty() && !next().is_multiple_of(3) {
                 &captures
             } else {
                 &moves

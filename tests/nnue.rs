@@ -18,13 +18,7 @@ fn from_scratch(pos: &Position<Chess>) -> i32 {
 #[test]
 fn incremental_matches_scratch_on_random_games() {
     let mut stack = AccumulatorStack::new(Network::shipped(), 64);
-    let mut seed = 0x1234_5678_9abc_def1u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = common::xorshift(0x1234_5678_9abc_def1u64);
     let mut checked = 0;
     for _game in 0..40 {
         let mut pos: Position<Chess> = fen::parse(Chess::START_FEN).unwrap();

@@ -933,13 +933,7 @@ fn evaluation_counts_ties_against_the_mover() {
 /// influence update is compared with a fresh count.
 #[test]
 fn random_games_stay_consistent() {
-    let mut seed: u64 = 0x5eed_1234_abcd_0042;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = common::xorshift(0x5eed_1234_abcd_0042);
     let starts = [
         Pacifist::START_FEN,
         "rkqn1rb1/ppppppbp/P7/1n4p1/8/4N3/1PPPPPPP/RNK1BBQR w - - 0 1",

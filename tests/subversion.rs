@@ -598,13 +598,7 @@ fn random_playouts_match_naive_rules() {
         .iter()
         .map(|e| e["fen"].as_str().expect("fen").to_string())
         .collect();
-    let mut seed: u64 = 0x5eed_1234_abcd_0001;
-    let mut rand = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rand = common::xorshift(0x5eed_1234_abcd_0001);
     let (mut positions, mut with_subversions, mut in_check_with) = (0, 0, 0);
     for game_no in 0..300 {
         let mut pos = load(&starts[game_no % starts.len()]);

@@ -26,13 +26,7 @@ use turncoat::rules::variants::Variant;
 
 /// Positions of the variant: the start and deterministic random walks from it.
 fn positions<V: Variant>() -> Vec<Position<V>> {
-    let mut seed: u64 = 0x5eed_0021_u64 ^ V::NAME.len() as u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = common::xorshift(0x5eed_0021_u64 ^ V::NAME.len() as u64);
     let start = Position::<V>::startpos();
     let mut out = vec![start];
     for plies in [3, 6, 9, 12, 16, 20] {

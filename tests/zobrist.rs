@@ -4,6 +4,8 @@
 //! Attending Pawns' links, Cruise Pawns' missile in flight). The debug-build
 //! check inside `play` disappears under `--release`; this one does not.
 
+mod common;
+
 use turncoat::rules::fen;
 use turncoat::rules::game;
 use turncoat::rules::moves::MoveList;
@@ -19,13 +21,7 @@ use turncoat::rules::variants::Variant;
 /// Plays `games` random games of up to `plies` plies from the start position
 /// and from `extra` FENs; returns how many keys were compared.
 fn random_games<V: Variant>(games: u64, plies: usize, extra: &[&str]) -> usize {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ V::NAME.len() as u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = common::xorshift(0x9e37_79b9_7f4a_7c15u64 ^ V::NAME.len() as u64);
     let mut starts = vec![Position::<V>::startpos()];
     for f in extra {
         starts.push(fen::parse(f).unwrap_or_else(|e| panic!("{f}: {e}")));

@@ -157,6 +157,17 @@ pub fn run_turncoat(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// A xorshift64 generator from `seed` (non-zero): the tests' random walks,
+/// reproducible without a dependency.
+pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 /// A square token's rank mirrored (`e2` -> `e7`).
 fn mirror_squares(field: &str) -> String {
     let mut out = String::with_capacity(field.len());
