@@ -623,7 +623,7 @@ fn random_playouts_match_naive_rules() {
                 .filter(|m| m.kind == SUBVERSION)
                 .copied()
                 .collect();
-            let mv = if !subs.is_empty() && rand() % 2 == 0 {
+            let mv = if !subs.is_empty() && rand().is_multiple_of(2) {
                 subs[(rand() % subs.len() as u64) as usize]
             } else {
                 moves[(rand() % moves.len() as u64) as usize]
