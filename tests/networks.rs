@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use turncoat::engine::nnue;
 use turncoat::engine::openings::random_opening;
 use turncoat::engine::policy::Policy;
 use turncoat::engine::search::tt::TranspositionTable;
@@ -48,7 +47,7 @@ fn check<V: Policy>() {
             Some(net) => {
                 let cp = net
                     .network()
-                    .evaluate_board(&nnue::piece_boards(&pos), pos.turn());
+                    .evaluate_board(&V::network_boards(&pos), pos.turn());
                 assert!(cp.abs() < 3000, "{}: {text}: network says {cp}", V::NAME);
                 assert_ne!(
                     same,

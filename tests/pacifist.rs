@@ -7,6 +7,7 @@ use common::sorted;
 
 use serde_json::Value;
 use shakmaty::{Color, Square};
+use turncoat::engine::nnue;
 use turncoat::engine::policy::Policy;
 use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
@@ -900,6 +901,47 @@ fn evaluation_terms() {
     assert_eq!(
         after("7k/8/6n1/5P1P/8/8/8/K7 w - - 0 1", "a1a2"),
         "7K/8/6N1/5P1P/8/8/K7/8 b - - 0 1"
+    );
+}
+
+/// The network reads the board after the cascade that every move of the side to
+/// move sets off (rule 4): the outnumbered pieces already count as the mover's,
+/// and nothing else changes.
+#[test]
+fn network_reads_the_board_after_the_free_cascade() {
+    let piece_list = |fen_str: &str| -> Vec<String> {
+        let boards = Pacifist::network_boards(&pos(fen_str));
+        let mut out = Vec::new();
+        for (i, &squares) in boards.iter().enumerate() {
+            for s in squares {
+                out.push(format!("{}{s}", nnue::piece_of(i).char()));
+            }
+        }
+        out.sort();
+        out
+    };
+    // Knight e5 (pawns d4 and f4 against nothing) turns on any White move;
+    // nothing else is outnumbered.
+    assert_eq!(
+        piece_list("k7/8/8/4n3/3P1P2/8/8/7K w - - 0 1"),
+        sorted(&["Kh1", "Ne5", "Pd4", "Pf4", "ka8"])
+    );
+    // With Black to move the knight is Black's: Black's move sets off no
+    // conversion of its own.
+    assert_eq!(
+        piece_list("k7/8/8/4n3/3P1P2/8/8/7K b - - 0 1"),
+        sorted(&["Kh1", "Pd4", "Pf4", "ka8", "ne5"])
+    );
+    // Two rounds: knight g6 turns, then the last black king h8 with it.
+    assert_eq!(
+        piece_list("7k/8/6n1/5P1P/8/8/8/K7 w - - 0 1"),
+        sorted(&["Ka1", "Kh8", "Ng6", "Pf5", "Ph5"])
+    );
+    // The start position has nothing to convert.
+    assert_eq!(piece_list(Pacifist::START_FEN).len(), 32);
+    assert_eq!(
+        Pacifist::network_boards(&pos(Pacifist::START_FEN)),
+        nnue::piece_boards(&pos(Pacifist::START_FEN))
     );
 }
 

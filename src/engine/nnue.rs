@@ -54,7 +54,10 @@ static NETWORK_BYTES: &[u8] = include_bytes!("nnue/chess.net");
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Net {
     Chess,
+    /// Trained, matched and switched off (docs/TRAINING.md): kept for the next
+    /// round.
     CowardlyCrew,
+    Pacifist,
 }
 
 impl Net {
@@ -68,6 +71,7 @@ impl Net {
     /// networks").
     pub fn network(self) -> &'static Network {
         static COWARDLY_CREW: OnceLock<Box<Network>> = OnceLock::new();
+        static PACIFIST: OnceLock<Box<Network>> = OnceLock::new();
         let embedded = |cell: &'static OnceLock<Box<Network>>,
                         bytes: &[u8],
                         file: &str,
@@ -86,6 +90,12 @@ impl Net {
                 include_bytes!("nnue/cowardlycrew.net"),
                 "cowardlycrew.net",
                 200,
+            ),
+            Net::Pacifist => embedded(
+                &PACIFIST,
+                include_bytes!("nnue/pacifist.net"),
+                "pacifist.net",
+                100,
             ),
         }
     }

@@ -9,7 +9,7 @@
 
 use shakmaty::Role;
 
-use crate::engine::nnue::Net;
+use crate::engine::nnue::{self, Net, PieceBoards};
 use crate::engine::search::see;
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::Position;
@@ -82,6 +82,14 @@ pub trait Policy: Variant {
     /// evaluation where captures are plain exchanges (`SEE`), else never.
     fn bad_noisy(pos: &Position<Self>, mv: Move) -> bool {
         Self::SEE && !see::see_ge(pos, mv, 0)
+    }
+
+    /// The board the variant's network reads: the pieces as they stand, or as
+    /// the variant's rules are bound to leave them (Pacifist: after the
+    /// conversions that any move of the side to move triggers). The trainer
+    /// reads positions through the same function.
+    fn network_boards(pos: &Position<Self>) -> PieceBoards {
+        nnue::piece_boards(pos)
     }
 
     /// The variant's own evaluation terms, centipawns from White's point of view,

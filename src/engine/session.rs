@@ -9,7 +9,6 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use crate::engine::eval;
-use crate::engine::nnue;
 use crate::engine::policy::Policy;
 use crate::engine::search::tt::TranspositionTable;
 use crate::engine::search::{self, HistoryStore, Info, Limits, Options, Shared};
@@ -228,7 +227,7 @@ pub fn static_eval(setup: &Setup, variant_terms: bool) -> Result<StaticEval, Str
             let white = |s: i32| if pos.turn() == shakmaty::Color::White { s } else { -s };
             let network = V::NNUE.map(|n| {
                 let net = n.network();
-                white(net.evaluate_board(&nnue::piece_boards(pos), pos.turn()))
+                white(net.evaluate_board(&V::network_boards(pos), pos.turn()))
             });
             StaticEval {
                 hand_written: white(eval::evaluate(pos, variant_terms)),

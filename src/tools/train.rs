@@ -26,6 +26,7 @@ use rayon::prelude::*;
 use shakmaty::{Color, Piece, Square};
 
 use crate::engine::nnue::{self, BUCKETS, HIDDEN, INPUTS};
+use crate::engine::policy::Policy;
 use crate::rules::fen;
 use crate::rules::variants::VariantKind;
 use crate::with_variant;
@@ -169,7 +170,7 @@ fn parse_position(line: &str, args: &TrainArgs, score: f32, result: f32) -> Resu
     let text = line.split(';').next().unwrap_or("");
     let boards = with_variant!(args.variant, V => {
         let pos = fen::parse::<V>(text)?;
-        (nnue::piece_boards(&pos), pos.turn())
+        (V::network_boards(&pos), pos.turn())
     });
     let (boards, turn) = boards;
     let mut sample = Sample {
@@ -692,7 +693,7 @@ mod tests {
                 let s = parse_line(line, &a).unwrap();
                 let engine_cp = with_variant!(variant, V => {
                     let pos = fen::parse::<V>(line.split(';').next().unwrap()).unwrap();
-                    net.evaluate_board(&nnue::piece_boards(&pos), pos.turn())
+                    net.evaluate_board(&V::network_boards(&pos), pos.turn())
                 }) as f32;
                 exact = exact.max((engine_cp - centipawns(&q, &s)).abs());
                 // As a win probability: large scores magnify the rounding.

@@ -1,9 +1,11 @@
 //! Pacifist: no null move (zugzwang is common and a pass skips the compulsory
-//! cascade), moves that convert more than any move would are noisy, and the
-//! evaluation judges the board after the cascade any move triggers.
+//! cascade), moves that convert more than any move would are noisy, and both
+//! evaluations (the network and the hand-written terms) judge the board after
+//! the cascade any move triggers.
 
 use shakmaty::{attacks, Bitboard, Color, Role};
 
+use crate::engine::nnue::{self, Net, PieceBoards};
 use crate::engine::policy::Policy;
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
@@ -20,6 +22,9 @@ impl Policy for Pacifist {
     /// convert stay unconverted, so the null-move child is a position the rules
     /// cannot produce and its bound is not a bound.
     const NULL_MOVE: bool = false;
+    /// Trained on Pacifist's own self-play, reading the board after the free
+    /// cascade ([`Policy::network_boards`] below; docs/TRAINING.md, "Pacifist").
+    const NNUE: Option<Net> = Some(Net::Pacifist);
 
     /// Promotions and moves whose cascade converts something beyond what any move
     /// converts anyway (the enemy pieces already overly persuaded).
@@ -48,6 +53,18 @@ impl Policy for Pacifist {
         worth_of(&after.board, converted & !free)
             + mv.promotion
                 .map_or(0, |r| value_of(r) - value_of(Role::Pawn))
+    }
+
+    /// The board after the cascade every move of the side to move sets off
+    /// (rule 4): the pieces already outnumbered count as the mover's, which is
+    /// what the hand-written evaluation's largest term says.
+    fn network_boards(pos: &Position<Self>) -> PieceBoards {
+        let (tally, _, _) = pending_conversions(pos);
+        let b = tally.board;
+        std::array::from_fn(|i| {
+            let piece = nnue::piece_of(i);
+            Bitboard(b.roles[ri(piece.role)] & b.colors[ci(piece.color)])
+        })
     }
 
     /// Centipawns from White's point of view: the conversions any move of the

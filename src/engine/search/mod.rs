@@ -17,7 +17,7 @@ use std::sync::Arc;
 use shakmaty::{Color, Role};
 
 use crate::engine::eval;
-use crate::engine::nnue::{self, AccumulatorStack};
+use crate::engine::nnue::AccumulatorStack;
 use crate::engine::policy::Policy;
 use crate::rules::game::{self, Outcome};
 use crate::rules::moves::{Move, MoveList};
@@ -819,7 +819,7 @@ impl<'a, V: Policy> Worker<'a, V> {
     /// there is one, else the hand-written evaluation.
     fn evaluate(&mut self, pos: &Position<V>, ply: usize) -> i32 {
         match &mut self.nnue {
-            Some(stack) => stack.evaluate(&nnue::piece_boards(pos), pos.turn(), ply),
+            Some(stack) => stack.evaluate(&V::network_boards(pos), pos.turn(), ply),
             None => eval::evaluate(pos, self.options.variant_eval),
         }
     }
