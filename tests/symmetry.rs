@@ -102,9 +102,13 @@ fn flip_symmetry_chess() {
     check_variant::<Chess>(25, 2, 50);
 }
 
+/// Cowardly Crew with its network: a capture converts its neighbours, and a
+/// decided random-walk position searches to +11.73 at depth 4 and +10.44
+/// flipped (the network scores both alike; ordering ties break in square
+/// order), so decided scores may differ by 15 %.
 #[test]
 fn flip_symmetry_cowardly_crew() {
-    check_variant::<CowardlyCrew>(25, 2, 50);
+    check_variant::<CowardlyCrew>(25, 15, 50);
 }
 
 /// Pacifist's search is the least stable (a random-walk position scores 132

@@ -54,33 +54,19 @@ static NETWORK_BYTES: &[u8] = include_bytes!("nnue/chess.net");
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Net {
     Chess,
-    /// Trained, matched and switched off (docs/TRAINING.md): kept for the next
-    /// round.
     CowardlyCrew,
     Pacifist,
 }
 
 impl Net {
     /// The network (parsed once).
-    ///
-    /// Cowardly Crew's network scores material at about half the hand-written
-    /// values (an extra queen +4.82 against +10.26, a knight -1.10 against
-    /// -2.29), so every pruning margin of the search was twice as strict with
-    /// it: its tree at depth 9 was 3.7 times that of the same network doubled.
-    /// Its scores are doubled, its tempo kept (docs/TRAINING.md, "Variant
-    /// networks").
     pub fn network(self) -> &'static Network {
         static COWARDLY_CREW: OnceLock<Box<Network>> = OnceLock::new();
         static PACIFIST: OnceLock<Box<Network>> = OnceLock::new();
-        let embedded = |cell: &'static OnceLock<Box<Network>>,
-                        bytes: &[u8],
-                        file: &str,
-                        output_percent: i32| {
+        let embedded = |cell: &'static OnceLock<Box<Network>>, bytes: &[u8], file: &str| {
             &**cell.get_or_init(|| {
-                let mut net = Network::from_bytes(bytes)
-                    .unwrap_or_else(|| panic!("src/engine/nnue/{file} is not a network file"));
-                net.output_percent = output_percent;
-                net
+                Network::from_bytes(bytes)
+                    .unwrap_or_else(|| panic!("src/engine/nnue/{file} is not a network file"))
             })
         };
         match self {
@@ -89,13 +75,11 @@ impl Net {
                 &COWARDLY_CREW,
                 include_bytes!("nnue/cowardlycrew.net"),
                 "cowardlycrew.net",
-                200,
             ),
             Net::Pacifist => embedded(
                 &PACIFIST,
                 include_bytes!("nnue/pacifist.net"),
                 "pacifist.net",
-                100,
             ),
         }
     }
@@ -128,11 +112,6 @@ pub struct Network {
     /// Output weights per bucket: side to move's half first, then the opponent's.
     w2: [[i16; 2 * HIDDEN]; BUCKETS],
     b2: [i32; BUCKETS],
-    /// The position's worth (not the tempo) times this, in percent (100 as read
-    /// from a file). A network whose scores came out compressed is brought back
-    /// to the centipawn scale that the search's margins (futility, null move,
-    /// aspiration, delta pruning) assume; see [`Net::network`].
-    output_percent: i32,
 }
 
 impl Network {
@@ -152,7 +131,6 @@ impl Network {
             b1: [0; HIDDEN],
             w2: [[0; 2 * HIDDEN]; BUCKETS],
             b2: [0; BUCKETS],
-            output_percent: 100,
         });
         for column in net.w1.iter_mut() {
             read_i16s(&mut rest, column);
@@ -187,18 +165,8 @@ impl Network {
         let b = bucket(pieces);
         let (us, them) = (&acc.v[turn as usize], &acc.v[!turn as usize]);
         let (w_us, w_them) = self.w2[b].split_at(HIDDEN);
-        let to_cp = |sum: i32| (sum / QA + self.b2[b]) * SCALE / (QA * QB);
-        let own = to_cp(screlu_dot(us, w_us) + screlu_dot(them, w_them));
-        if self.output_percent == 100 {
-            return own;
-        }
-        // Only the part that changes sign with the side to move is scaled: the
-        // position's worth, (own - other) / 2, where `other` is the same board
-        // with the other side to move, from its view. The rest, (own + other) /
-        // 2, is the move's own worth (a tempo), kept as trained: scaling it
-        // would make scores swing between odd and even depths.
-        let other = to_cp(screlu_dot(them, w_us) + screlu_dot(us, w_them));
-        (own - other) * self.output_percent / 200 + (own + other) / 2
+        let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
+        (sum / QA + self.b2[b]) * SCALE / (QA * QB)
     }
 }
 

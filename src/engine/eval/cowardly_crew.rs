@@ -13,11 +13,9 @@ use crate::rules::variants::cowardly_crew::{
 use crate::rules::variants::value_of;
 
 impl Policy for CowardlyCrew {
-    /// None: the network trained on Cowardly Crew self-play (`Net::CowardlyCrew`)
-    /// beat the hand-written evaluation at 5000 nodes a move but lost to it at
-    /// 5+0.05 (docs/TRAINING.md, "Cowardly Crew"); it stays in the repository for
-    /// the next round of data.
-    const NNUE: Option<Net> = None;
+    /// Trained on 1.56 M positions of Cowardly Crew's own self-play
+    /// (docs/TRAINING.md, "Cowardly Crew").
+    const NNUE: Option<Net> = Some(Net::CowardlyCrew);
 
     /// MVV-LVA plus the conversions: each converted piece counts twice, since the
     /// opponent loses it and we gain it.
