@@ -986,13 +986,8 @@ fn move_overhead_is_honoured() {
 #[test]
 fn fuzzed_commands_never_hang_crash_or_corrupt() {
     const LINES: usize = 10_000;
-    let mut rng = 0x5eed_u64;
-    let mut next = move |n: usize| -> usize {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        (rng % n as u64) as usize
-    };
+    let mut rng = common::xorshift(0x5eed_u64);
+    let mut next = move |n: usize| -> usize { (rng() % n as u64) as usize };
     let fens = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -",

@@ -116,6 +116,17 @@ impl Sample {
     }
 }
 
+/// A xorshift64 generator from `seed` (non-zero): the initial weights and the
+/// shuffle, reproducible per `--seed`.
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -213,13 +224,9 @@ impl Params {
     }
 
     fn random(seed: u64) -> Params {
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut uniform = move |bound: f32| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound
-        };
+        let mut next = xorshift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut uniform =
+            move |bound: f32| ((next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound;
         let mut p = Params::zeros();
         let b1 = 1.0 / (INPUTS as f32).sqrt();
         p.w1.iter_mut().for_each(|w| *w = uniform(b1));
@@ -468,13 +475,7 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
         ));
     }
     // Shuffle (xorshift Fisher-Yates), then hold out 1/50 for validation.
-    let mut state = args.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(args.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
     for i in (1..samples.len()).rev() {
         let j = (next() % (i as u64 + 1)) as usize;
         samples.swap(i, j);
