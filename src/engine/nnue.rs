@@ -56,6 +56,7 @@ pub enum Net {
     Chess,
     CowardlyCrew,
     Pacifist,
+    Subversion,
 }
 
 impl Net {
@@ -63,6 +64,7 @@ impl Net {
     pub fn network(self) -> &'static Network {
         static COWARDLY_CREW: OnceLock<Box<Network>> = OnceLock::new();
         static PACIFIST: OnceLock<Box<Network>> = OnceLock::new();
+        static SUBVERSION: OnceLock<Box<Network>> = OnceLock::new();
         let embedded = |cell: &'static OnceLock<Box<Network>>, bytes: &[u8], file: &str| {
             &**cell.get_or_init(|| {
                 Network::from_bytes(bytes)
@@ -80,6 +82,11 @@ impl Net {
                 &PACIFIST,
                 include_bytes!("nnue/pacifist.net"),
                 "pacifist.net",
+            ),
+            Net::Subversion => embedded(
+                &SUBVERSION,
+                include_bytes!("nnue/subversion.net"),
+                "subversion.net",
             ),
         }
     }

@@ -3,6 +3,7 @@
 
 use shakmaty::{Bitboard, Color, Role, Square};
 
+use crate::engine::nnue::Net;
 use crate::engine::policy::{noisy_from_legal, Policy};
 use crate::engine::search::see;
 use crate::rules::movegen::{self, Legality, Stage};
@@ -19,6 +20,8 @@ impl Policy for Subversion {
     /// trying only the two cheapest per target measured -23.2 +/- 70.9 Elo
     /// against the baseline, every payment +64.4 +/- 63.9; docs/STRENGTH.md.)
     const REDUCE_BAD_NOISY: bool = true;
+    /// Trained on Subversion's own self-play (docs/TRAINING.md, "Subversion").
+    const NNUE: Option<Net> = Some(Net::Subversion);
 
     /// Captures, promotions and subversions (each changes material), one payment
     /// per target: the cheapest. In check the full list is needed anyway:
