@@ -56,6 +56,7 @@ pub enum Net {
     Chess,
     CowardlyCrew,
     Pacifist,
+    AttendingPawns,
     Subversion,
 }
 
@@ -64,6 +65,7 @@ impl Net {
     pub fn network(self) -> &'static Network {
         static COWARDLY_CREW: OnceLock<Box<Network>> = OnceLock::new();
         static PACIFIST: OnceLock<Box<Network>> = OnceLock::new();
+        static ATTENDING_PAWNS: OnceLock<Box<Network>> = OnceLock::new();
         static SUBVERSION: OnceLock<Box<Network>> = OnceLock::new();
         let embedded = |cell: &'static OnceLock<Box<Network>>, bytes: &[u8], file: &str| {
             &**cell.get_or_init(|| {
@@ -82,6 +84,11 @@ impl Net {
                 &PACIFIST,
                 include_bytes!("nnue/pacifist.net"),
                 "pacifist.net",
+            ),
+            Net::AttendingPawns => embedded(
+                &ATTENDING_PAWNS,
+                include_bytes!("nnue/attendingpawns.net"),
+                "attendingpawns.net",
             ),
             Net::Subversion => embedded(
                 &SUBVERSION,

@@ -5,6 +5,7 @@
 use shakmaty::{attacks, Bitboard, Color, Role};
 
 use super::{front_span, weights_for};
+use crate::engine::nnue::Net;
 use crate::engine::policy::Policy;
 use crate::engine::search::see;
 use crate::rules::moves::{Move, MoveKind, MoveList};
@@ -23,6 +24,9 @@ impl Policy for AttendingPawns {
     /// Passing stays as harmless as in chess: celebrities keep their moves, and
     /// the usual pawn-ending guard of the search covers king-and-pawn zugzwang.
     const NULL_MOVE: bool = true;
+    /// Trained on Attending Pawns' own self-play (docs/TRAINING.md, "Attending
+    /// Pawns").
+    const NNUE: Option<Net> = Some(Net::AttendingPawns);
 
     /// Off: most piece moves can place their pawn with check, so extending
     /// checks (and never reducing them) multiplied the tree: from the start
