@@ -257,6 +257,14 @@ impl Params {
     /// The first layer's sums for both views (side to move first) and the
     /// output's probability through output layer `bucket`.
     fn forward(&self, views: [&[u16]; 2], bucket: usize) -> ([[f32; HIDDEN]; 2], f32) {
+        let (acc, out) = self.forward_logit(views, bucket);
+        (acc, sigmoid(out))
+    }
+
+    /// The output before the sigmoid, in units of `nnue::SCALE` centipawns: what
+    /// the engine computes (in integers), without the f32 logit of a
+    /// probability near 1 that loses centipawns at large scores.
+    fn forward_logit(&self, views: [&[u16]; 2], bucket: usize) -> ([[f32; HIDDEN]; 2], f32) {
         let mut acc = [[0f32; HIDDEN]; 2];
         for (a, feats) in acc.iter_mut().zip(views) {
             a.copy_from_slice(&self.b1);
@@ -275,7 +283,7 @@ impl Params {
                 out += c * c * w;
             }
         }
-        (acc, sigmoid(out))
+        (acc, out)
     }
 
     /// One sample's squared error.
@@ -613,8 +621,8 @@ mod tests {
             let s = parse_line(&format!("{fen};0;0.5"), &args()).unwrap();
             let (us, them) = s.views();
             let n = s.count as usize;
-            let (_, prob) = p.forward([&us[..n], &them[..n]], s.bucket());
-            let float_cp = (prob / (1.0 - prob)).ln() * nnue::SCALE as f32;
+            let (_, out) = p.forward_logit([&us[..n], &them[..n]], s.bucket());
+            let float_cp = out * nnue::SCALE as f32;
             let pos: crate::rules::position::Position<crate::rules::variants::chess::Chess> =
                 crate::rules::fen::parse(fen).unwrap();
             let engine_cp = net.evaluate_board(&nnue::piece_boards(&pos), pos.turn());
@@ -686,8 +694,8 @@ mod tests {
             let centipawns = |params: &Params, s: &Sample| {
                 let (us, them) = s.views();
                 let n = s.count as usize;
-                let (_, prob) = params.forward([&us[..n], &them[..n]], s.bucket());
-                (prob / (1.0 - prob)).ln() * nnue::SCALE as f32
+                let (_, out) = params.forward_logit([&us[..n], &them[..n]], s.bucket());
+                out * nnue::SCALE as f32
             };
             let (mut exact, mut rounded, mut checked) = (0f32, 0f32, 0);
             for line in text.lines().take(200) {
