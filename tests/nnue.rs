@@ -4,7 +4,7 @@
 
 mod common;
 
-use turncoat::engine::nnue::{self, AccumulatorStack, Network};
+use turncoat::engine::nnue::{self, AccumulatorStack, Net};
 use turncoat::rules::fen;
 use turncoat::rules::moves::MoveList;
 use turncoat::rules::position::Position;
@@ -12,12 +12,14 @@ use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::Variant;
 
 fn from_scratch(pos: &Position<Chess>) -> i32 {
-    Network::shipped().evaluate_board(&nnue::piece_boards(pos), pos.turn())
+    Net::Chess
+        .network()
+        .evaluate_board(&nnue::piece_boards(pos), pos.turn())
 }
 
 #[test]
 fn incremental_matches_scratch_on_random_games() {
-    let mut stack = AccumulatorStack::new(Network::shipped(), 64);
+    let mut stack = AccumulatorStack::new(Net::Chess.network(), 64);
     let mut next = common::xorshift(0x1234_5678_9abc_def1u64);
     let mut checked = 0;
     for _game in 0..40 {

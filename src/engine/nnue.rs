@@ -43,12 +43,9 @@ pub const MAGIC: &[u8; 4] = b"TCN2";
 /// (i32) of each bucket in turn, little-endian.
 pub const FILE_LEN: usize = 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN) + BUCKETS * (2 * 2 * HIDDEN + 4);
 
-/// The shipped chess network; `docs/TRAINING.md` says which data and commands
-/// made it.
-static NETWORK_BYTES: &[u8] = include_bytes!("nnue/chess.net");
-
 /// The shipped networks, one per variant that has one (`src/engine/nnue/<variant>.net`,
-/// embedded in the binary). A variant's `Policy::NNUE` names its entry; a network
+/// embedded in the binary; `docs/TRAINING.md` says which data and commands made
+/// each). A variant's `Policy::NNUE` names its entry; a network
 /// ships only when it beat the variant's hand-written evaluation in a match
 /// (`docs/TRAINING.md`, "Variant networks").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,41 +58,31 @@ pub enum Net {
 }
 
 impl Net {
+    /// The network's file name (in `src/engine/nnue/`) and its embedded bytes.
+    fn embedded(self) -> (&'static str, &'static [u8]) {
+        macro_rules! embed {
+            ($file:literal) => {
+                ($file, include_bytes!(concat!("nnue/", $file)))
+            };
+        }
+        match self {
+            Net::Chess => embed!("chess.net"),
+            Net::CowardlyCrew => embed!("cowardlycrew.net"),
+            Net::Pacifist => embed!("pacifist.net"),
+            Net::AttendingPawns => embed!("attendingpawns.net"),
+            Net::Subversion => embed!("subversion.net"),
+        }
+    }
+
     /// The network (parsed once).
     pub fn network(self) -> &'static Network {
-        static COWARDLY_CREW: OnceLock<Box<Network>> = OnceLock::new();
-        static PACIFIST: OnceLock<Box<Network>> = OnceLock::new();
-        static ATTENDING_PAWNS: OnceLock<Box<Network>> = OnceLock::new();
-        static SUBVERSION: OnceLock<Box<Network>> = OnceLock::new();
-        let embedded = |cell: &'static OnceLock<Box<Network>>, bytes: &[u8], file: &str| {
-            &**cell.get_or_init(|| {
-                Network::from_bytes(bytes)
-                    .unwrap_or_else(|| panic!("src/engine/nnue/{file} is not a network file"))
-            })
-        };
-        match self {
-            Net::Chess => Network::shipped(),
-            Net::CowardlyCrew => embedded(
-                &COWARDLY_CREW,
-                include_bytes!("nnue/cowardlycrew.net"),
-                "cowardlycrew.net",
-            ),
-            Net::Pacifist => embedded(
-                &PACIFIST,
-                include_bytes!("nnue/pacifist.net"),
-                "pacifist.net",
-            ),
-            Net::AttendingPawns => embedded(
-                &ATTENDING_PAWNS,
-                include_bytes!("nnue/attendingpawns.net"),
-                "attendingpawns.net",
-            ),
-            Net::Subversion => embedded(
-                &SUBVERSION,
-                include_bytes!("nnue/subversion.net"),
-                "subversion.net",
-            ),
-        }
+        // One cell per `Net`, indexed by its discriminant.
+        static PARSED: [OnceLock<Box<Network>>; 5] = [const { OnceLock::new() }; 5];
+        let (file, bytes) = self.embedded();
+        PARSED[self as usize].get_or_init(|| {
+            Network::from_bytes(bytes)
+                .unwrap_or_else(|| panic!("src/engine/nnue/{file} is not a network file"))
+        })
     }
 }
 
@@ -157,14 +144,6 @@ impl Network {
             rest = tail;
         }
         Some(net)
-    }
-
-    /// The embedded network (parsed once).
-    pub fn shipped() -> &'static Network {
-        static NET: OnceLock<Box<Network>> = OnceLock::new();
-        NET.get_or_init(|| {
-            Network::from_bytes(NETWORK_BYTES).expect("src/engine/nnue/chess.net is a network file")
-        })
     }
 
     /// Centipawns from the side to move's view, the sums made from scratch
@@ -383,7 +362,8 @@ mod tests {
 
     #[test]
     fn shipped_network_parses() {
-        assert!(Network::from_bytes(NETWORK_BYTES).is_some());
-        assert!(Network::from_bytes(&NETWORK_BYTES[1..]).is_none());
+        let (_, bytes) = Net::Chess.embedded();
+        assert!(Network::from_bytes(bytes).is_some());
+        assert!(Network::from_bytes(&bytes[1..]).is_none());
     }
 }
