@@ -55,6 +55,7 @@ pub enum Net {
     Pacifist,
     AttendingPawns,
     Subversion,
+    CruisePawns,
 }
 
 impl Net {
@@ -71,13 +72,14 @@ impl Net {
             Net::Pacifist => embed!("pacifist.net"),
             Net::AttendingPawns => embed!("attendingpawns.net"),
             Net::Subversion => embed!("subversion.net"),
+            Net::CruisePawns => embed!("cruisepawns.net"),
         }
     }
 
     /// The network (parsed once).
     pub fn network(self) -> &'static Network {
         // One cell per `Net`, indexed by its discriminant.
-        static PARSED: [OnceLock<Box<Network>>; 5] = [const { OnceLock::new() }; 5];
+        static PARSED: [OnceLock<Box<Network>>; 6] = [const { OnceLock::new() }; 6];
         let (file, bytes) = self.embedded();
         PARSED[self as usize].get_or_init(|| {
             Network::from_bytes(bytes)

@@ -4,6 +4,7 @@
 
 use shakmaty::{Bitboard, Color, Role, Square};
 
+use crate::engine::nnue::{self, Net, PieceBoards};
 use crate::engine::policy::Policy;
 use crate::engine::search::see;
 use crate::rules::moves::{Move, MoveKind, MoveList};
@@ -18,6 +19,9 @@ impl Policy for CruisePawns {
     /// Off: a null move with a missile in flight would hand the launcher a position
     /// where its own missile is pending, which the rules cannot hold.
     const NULL_MOVE: bool = false;
+    /// Trained on Cruise Pawns' own self-play (docs/TRAINING.md, "Cruise
+    /// Pawns").
+    const NNUE: Option<Net> = Some(Net::CruisePawns);
 
     /// Every legal move except launches dominated by another path from the same
     /// square to the same target whose shootable squares are a subset of theirs:
@@ -84,6 +88,13 @@ impl Policy for CruisePawns {
             }
             _ => pos.role_at(mv.to).map_or(0, value_of) + promo,
         }
+    }
+
+    /// A pending missile is as good as detonated unless shot down (quiescence
+    /// tries the shoot-downs), as for the hand-written terms: the network reads
+    /// the board without its target. The flying pawn is off the board already.
+    fn network_boards(pos: &Position<Self>) -> PieceBoards {
+        nnue::piece_boards(&detonated(pos))
     }
 
     fn evaluate(pos: &Position<Self>) -> i32 {
