@@ -304,7 +304,7 @@ fn generate_launches(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Sco
                 enemy,
                 targets,
                 shootable: Bitboard::EMPTY,
-                alive: &alive,
+                alive,
                 sink: AllPaths,
             }
             .fly_from(out);
@@ -316,7 +316,7 @@ fn generate_launches(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Sco
                 enemy,
                 targets,
                 shootable,
-                alive: &alive,
+                alive,
                 sink: &mut kept,
             }
             .fly_from(out);
@@ -356,6 +356,10 @@ trait Sink {
     /// Does the sink compare shootable squares (so the search must track them)?
     const REDUCED: bool;
     fn hit(&mut self, launch: Square, to: Square, mask: u64, path: Path, out: &mut MoveList);
+    /// Targets that need no more paths (each has an unshootable one).
+    fn settled(&self) -> u64 {
+        0
+    }
 }
 
 /// Every path is a move (`legal_moves`).
@@ -375,18 +379,30 @@ impl Sink for &mut Kept {
     fn hit(&mut self, launch: Square, to: Square, mask: u64, path: Path, out: &mut MoveList) {
         self.offer(launch, to, mask, path, out);
     }
+    #[inline(always)]
+    fn settled(&self) -> u64 {
+        self.safe
+    }
 }
 
 /// Most undominated paths kept per launch square before extras are pushed as they
 /// come (a superset is harmless for the search).
 const KEPT: usize = 32;
+const _: () = assert!(KEPT == 32, "Kept's slot sets are u32");
 
 /// The undominated paths of one launch square found so far (allocation-free).
+/// Entries live in `KEPT` slots; each target's slots are a bit set, so a path
+/// is compared only with the kept paths to its own target.
 struct Kept {
-    len: usize,
-    target: [u8; KEPT],
+    /// Occupied slots.
+    live: u32,
+    /// Per target square, its slots (meaningful where `present` has the target).
+    slots_of: [u32; 64],
     mask: [u64; KEPT],
     path: [u64; KEPT],
+    /// Order of arrival of each slot's path: paths leave in that order.
+    seq: [u32; KEPT],
+    next_seq: u32,
     /// Targets with a kept path (a first path to a target needs no comparison).
     present: u64,
     /// Targets with a kept unshootable path (it dominates every later one, and
@@ -397,10 +413,12 @@ struct Kept {
 impl Kept {
     fn new() -> Self {
         Kept {
-            len: 0,
-            target: [0; KEPT],
+            live: 0,
+            slots_of: [0; 64],
             mask: [0; KEPT],
             path: [0; KEPT],
+            seq: [0; KEPT],
+            next_seq: 0,
             present: 0,
             safe: 0,
         }
@@ -408,39 +426,46 @@ impl Kept {
 
     /// Offers a path to `target` whose shootable squares are `mask`.
     fn offer(&mut self, launch: Square, target: Square, mask: u64, path: Path, out: &mut MoveList) {
-        let t = target as u8;
+        let t = target as usize;
         let bit = 1u64 << t;
         if self.safe & bit != 0 {
             return; // an unshootable path to the target is already kept
         }
         if self.present & bit != 0 {
-            for i in 0..self.len {
-                if self.target[i] == t && self.mask[i] & !mask == 0 {
+            let mut slots = self.slots_of[t];
+            while slots != 0 {
+                let i = slots.trailing_zeros() as usize;
+                slots &= slots - 1;
+                if self.mask[i] & !mask == 0 {
                     return; // an equal or better path is already kept
                 }
             }
-            let mut keep = 0;
-            for i in 0..self.len {
-                if !(self.target[i] == t && mask & !self.mask[i] == 0) {
-                    self.target[keep] = self.target[i];
-                    self.mask[keep] = self.mask[i];
-                    self.path[keep] = self.path[i];
-                    keep += 1;
+            let mut slots = self.slots_of[t];
+            while slots != 0 {
+                let i = slots.trailing_zeros() as usize;
+                slots &= slots - 1;
+                if mask & !self.mask[i] == 0 {
+                    self.live &= !(1 << i);
+                    self.slots_of[t] &= !(1 << i);
                 }
             }
-            self.len = keep;
+        } else {
+            self.slots_of[t] = 0;
         }
-        if self.len == KEPT {
+        if self.live == u32::MAX {
             out.push(launch_move(launch, path));
-            if !self.target[..self.len].contains(&t) {
+            if self.slots_of[t] == 0 {
                 self.present &= !bit;
             }
             return;
         }
-        self.target[self.len] = t;
-        self.mask[self.len] = mask;
-        self.path[self.len] = path.0;
-        self.len += 1;
+        let i = (!self.live).trailing_zeros() as usize;
+        self.live |= 1 << i;
+        self.slots_of[t] |= 1 << i;
+        self.mask[i] = mask;
+        self.path[i] = path.0;
+        self.seq[i] = self.next_seq;
+        self.next_seq += 1;
         self.present |= bit;
         if mask == 0 {
             self.safe |= bit;
@@ -448,8 +473,17 @@ impl Kept {
     }
 
     fn flush(&self, launch: Square, out: &mut MoveList) {
-        for i in 0..self.len {
-            out.push(launch_move(launch, Path(self.path[i])));
+        let mut order = [0u8; KEPT];
+        let mut n = 0;
+        let mut slots = self.live;
+        while slots != 0 {
+            order[n] = slots.trailing_zeros() as u8;
+            slots &= slots - 1;
+            n += 1;
+        }
+        order[..n].sort_unstable_by_key(|&i| self.seq[i as usize]);
+        for &i in &order[..n] {
+            out.push(launch_move(launch, Path(self.path[i as usize])));
         }
     }
 }
@@ -461,7 +495,7 @@ fn launch_move(launch: Square, path: Path) -> Move {
 }
 
 /// The path search from one launch square.
-struct Flight<'a, S: Sink> {
+struct Flight<S: Sink> {
     launch: Square,
     /// Enemy pieces: a path may end on one but never pass it.
     enemy: Bitboard,
@@ -469,11 +503,14 @@ struct Flight<'a, S: Sink> {
     targets: Bitboard,
     /// Empty squares the defender attacks once the pawn has left (reduced search).
     shootable: Bitboard,
-    alive: &'a [[u64; 8]; MAX_PATH],
+    /// `alive_table(enemy, targets)`; the reduced search drops a target, and
+    /// recomputes this, once the target has an unshootable path: no later path
+    /// to it can be kept, so the branches that lead only there are cut.
+    alive: [[u64; 8]; MAX_PATH],
     sink: S,
 }
 
-impl<S: Sink> Flight<'_, S> {
+impl<S: Sink> Flight<S> {
     fn fly_from(&mut self, out: &mut MoveList) {
         let first = &NEXT[self.launch as usize];
         for (d, &n) in first.iter().enumerate() {
@@ -496,6 +533,10 @@ impl<S: Sink> Flight<'_, S> {
                 let path = Path(bits | (k as u64 + 1));
                 self.sink
                     .hit(self.launch, Square::new(n as u32), mask, path, out);
+                if S::REDUCED && self.sink.settled() & b != 0 {
+                    self.targets.0 &= !b;
+                    self.alive = alive_table(self.enemy, self.targets);
+                }
             }
             return;
         }
