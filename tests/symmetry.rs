@@ -130,11 +130,12 @@ fn flip_symmetry_pacifist() {
 /// flipped (placements give many ordering ties, broken in square order).
 ///
 /// The side to move has a real edge at the start: the hand-written search
-/// gives it +0.17..+0.78 at depths 1-11, the network's +0.33..+0.74 (White to
-/// move; +0.52 at depth 5). Allowed 0.60 here, as Pacifist.
+/// gives it +0.17..+0.78 at depths 1-11; the network, with the variant's
+/// narrower margins, +0.21..+1.03 with White to move and +0.40..+0.83 with
+/// Black (+0.62 at depth 5). Allowed 0.65 here; no swing by odd and even depths.
 #[test]
 fn flip_symmetry_attending_pawns() {
-    check_variant::<AttendingPawns>(60, 2, 60);
+    check_variant::<AttendingPawns>(60, 2, 65);
 }
 
 /// Subversion with its network: a decided random-walk position searches to

@@ -42,6 +42,12 @@ pub trait Policy: Variant {
     /// are tried; beyond them only material-winning moves remain, so quiescence
     /// always ends.
     const QS_CHECK_PLIES: usize = 4;
+    /// The search's centipawn margins (reverse futility, futility, quiescence
+    /// delta pruning with the material value a capture is counted to win, the
+    /// aspiration window) in percent of chess's, which were set for chess's
+    /// material values. A variant whose evaluation prices material lower takes
+    /// narrower ones, or chess's margins prune too little.
+    const MARGIN_PERCENT: i32 = 100;
 
     /// Appends the moves the main search tries: every legal move, or a subset that
     /// loses nothing (Cruise Pawns skips dominated missile paths). Never used by

@@ -313,6 +313,14 @@ fn fifty_move_score<V: Policy>(pos: &Position<V>, ply: usize) -> i32 {
     }
 }
 
+/// A centipawn margin of the search (reverse futility, futility, delta
+/// pruning with the material a capture wins, the aspiration window), scaled
+/// to the variant ([`Policy::MARGIN_PERCENT`]).
+#[inline]
+fn margin<V: Policy>(cp: i32) -> i32 {
+    cp * V::MARGIN_PERCENT / 100
+}
+
 /// Late move reduction in plies: grows with depth and move number (a table of
 /// `0.75 + ln(depth) ln(index) / 2.25`, computed once).
 fn lmr_reduction(depth: i32, move_index: usize) -> i32 {
@@ -579,7 +587,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             self.depth = depth;
             for pv_idx in 0..multipv {
                 let prev = self.root_moves[pv_idx].score;
-                let mut delta = 25;
+                let mut delta = margin::<V>(25);
                 let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND && prev > -INF
                 {
                     (prev - delta, prev + delta)
@@ -887,7 +895,10 @@ impl<'a, V: Policy> Worker<'a, V> {
 
         if !pv_node && !in_check && !verifying {
             // Reverse futility: far above beta at shallow depth.
-            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
+            if depth <= 6
+                && static_eval - margin::<V>(90 * depth) >= beta
+                && beta.abs() < MATE_BOUND
+            {
                 return static_eval;
             }
             // Null move, where the variant allows it and zugzwang is unlikely.
@@ -964,7 +975,7 @@ impl<'a, V: Policy> Worker<'a, V> {
                 if depth <= 4 && quiets_seen > 3 + depth * depth {
                     continue;
                 }
-                if depth <= 3 && static_eval + 100 + 120 * depth <= alpha {
+                if depth <= 3 && static_eval + margin::<V>(100 + 120 * depth) <= alpha {
                     continue;
                 }
             }
@@ -1234,7 +1245,9 @@ impl<'a, V: Policy> Worker<'a, V> {
                     break;
                 }
                 let gain = V::gain_estimate(pos, mv);
-                if stand_pat + gain + 200 < alpha || (gain <= 0 && qply >= V::QS_CHECK_PLIES) {
+                if stand_pat + margin::<V>(gain + 200) < alpha
+                    || (gain <= 0 && qply >= V::QS_CHECK_PLIES)
+                {
                     continue;
                 }
                 // Losing exchanges are not worth a quiescence node.
