@@ -937,3 +937,29 @@ fn naive_shoot_downs(p: &Position<V>) -> BTreeSet<String> {
     }
     out
 }
+
+/// The network reads the board with the pending missile detonated: knight g7,
+/// the target of `e4*e5f6g7`, is gone (the flying pawn is off the board
+/// already); without a missile in flight it reads the pieces as they stand.
+#[test]
+fn network_reads_the_board_with_the_pending_missile_detonated() {
+    use turncoat::engine::nnue;
+    let piece_list = |p: &Position<V>| -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, &squares) in V::network_boards(p).iter().enumerate() {
+            for s in squares {
+                out.push(format!("{}{s}", nnue::piece_of(i).char()));
+            }
+        }
+        out.sort();
+        out
+    };
+    let flying = pos("6k1/6n1/8/8/8/8/8/K7 b - - 0 1 e4*e5f6g7");
+    assert_eq!(piece_list(&flying), sorted(&["Ka1", "kg8"]));
+    assert_eq!(
+        V::network_boards(&flying),
+        nnue::piece_boards(&detonated(&flying))
+    );
+    let launch = pos("6k1/6n1/8/8/4P3/8/8/K7 w - - 0 1");
+    assert_eq!(piece_list(&launch), sorted(&["Ka1", "Pe4", "kg8", "ng7"]));
+}
