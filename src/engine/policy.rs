@@ -49,6 +49,12 @@ pub trait Policy: Variant {
     /// narrower ones, or chess's margins prune too little.
     const MARGIN_PERCENT: i32 = 100;
 
+    /// May the side to move pass here (null-move pruning, where `NULL_MOVE`
+    /// allows it at all)? Always, by default.
+    fn may_pass(_pos: &Position<Self>) -> bool {
+        true
+    }
+
     /// Appends the moves the main search tries: every legal move, or a subset that
     /// loses nothing (Cruise Pawns skips dominated missile paths). Never used by
     /// perft, the referee or move parsing, which see `legal_moves`.

@@ -16,12 +16,18 @@ use crate::rules::variants::cruise_pawns::{
 use crate::rules::variants::{best_two, value_of};
 
 impl Policy for CruisePawns {
-    /// Off: a null move with a missile in flight would hand the launcher a position
-    /// where its own missile is pending, which the rules cannot hold.
-    const NULL_MOVE: bool = false;
+    /// On, but never with a missile in flight ([`Policy::may_pass`] below).
+    const NULL_MOVE: bool = true;
     /// Trained on Cruise Pawns' own self-play (docs/TRAINING.md, "Cruise
     /// Pawns").
     const NNUE: Option<Net> = Some(Net::CruisePawns);
+
+    /// A pass with a missile in flight would hand the launcher a position where
+    /// its own missile is pending, which the rules cannot hold; without one,
+    /// passing is as harmless as in chess.
+    fn may_pass(pos: &Position<Self>) -> bool {
+        pos.state().is_none()
+    }
 
     /// Every legal move except launches dominated by another path from the same
     /// square to the same target whose shootable squares are a subset of theirs:

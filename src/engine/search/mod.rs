@@ -902,7 +902,12 @@ impl<'a, V: Policy> Worker<'a, V> {
                 return static_eval;
             }
             // Null move, where the variant allows it and zugzwang is unlikely.
-            if V::NULL_MOVE && depth >= 3 && static_eval >= beta && self.has_pieces(pos) {
+            if V::NULL_MOVE
+                && V::may_pass(pos)
+                && depth >= 3
+                && static_eval >= beta
+                && self.has_pieces(pos)
+            {
                 let r = 3 + depth / 4;
                 let mut child = *pos;
                 child.play_null();
