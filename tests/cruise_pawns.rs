@@ -632,6 +632,9 @@ fn shootable(p: &Position<V>, launch: Square, path: Path) -> u64 {
     m
 }
 
+/// The search's two stages: first every legal move except launches that can be
+/// shot down (one unshootable path per target), then those launches, which
+/// `bad_noisy` orders last; together they drop only dominated paths.
 #[test]
 fn search_moves_skip_only_dominated_paths() {
     for f in [
@@ -645,9 +648,37 @@ fn search_moves_skip_only_dominated_paths() {
         let p = pos(f);
         let mut all = MoveList::new();
         V::legal_moves(&p, &mut all);
-        let mut search = MoveList::new();
-        V::search_moves(&p, &mut search);
+        let mut first = MoveList::new();
+        V::search_moves(&p, &mut first);
+        let mut late = MoveList::new();
+        V::late_moves(&p, &mut late);
         let board = detonated(&p);
+        for mv in &first {
+            assert!(
+                !(mv.kind == LAUNCH && V::bad_noisy(&p, *mv)),
+                "{f}: shootable launch {} in the first stage",
+                game::token(&p, *mv)
+            );
+        }
+        let mut safe_targets = BTreeSet::new();
+        for mv in first.iter().filter(|m| m.kind == LAUNCH && m.extra != 0) {
+            assert_eq!(shootable(&board, mv.from, Path(mv.extra)), 0, "{f}");
+            assert!(
+                safe_targets.insert((mv.from, mv.to)),
+                "{f}: two unshootable paths {} to one target",
+                game::token(&p, *mv)
+            );
+        }
+        for mv in &late {
+            assert!(
+                mv.kind == LAUNCH && mv.extra != 0 && V::bad_noisy(&p, *mv),
+                "{f}: late move {} is not a shootable launch",
+                game::token(&p, *mv)
+            );
+            assert!(!safe_targets.contains(&(mv.from, mv.to)), "{f}");
+        }
+        let mut search = first.clone();
+        search.extend(late.iter().copied());
         for mv in &search {
             assert!(
                 all.contains(mv),
@@ -695,6 +726,10 @@ fn noisy_moves_hold_launches_shoot_downs_and_captures() {
     let launches = noisy.iter().filter(|m| m.kind == LAUNCH).count();
     assert!(launches >= 1);
     assert!(noisy.iter().all(|m| m.kind != LAUNCH || m.extra != 0));
+    // Quiescence skips launches that can be shot down: none is generated.
+    assert!(noisy
+        .iter()
+        .all(|m| m.kind != LAUNCH || !V::bad_noisy(&q, *m)));
     assert_eq!(noisy.iter().filter(|m| m.promotion.is_some()).count(), 4);
     assert!(noisy.iter().all(|m| V::is_noisy(&q, *m)));
     // Nothing on the way to h8 is attacked: one unstoppable path suffices.

@@ -62,6 +62,14 @@ pub trait Policy: Variant {
         Self::legal_moves(pos, out);
     }
 
+    /// Appends the moves the main search tries after every move of
+    /// [`Policy::search_moves`], generated only when the node gets that far:
+    /// moves that are costly to generate and that [`Policy::bad_noisy`] judges
+    /// losing, so that they are ordered last anyway (and, with
+    /// `REDUCE_BAD_NOISY`, pruned where late moves are). `search_moves` and
+    /// these together are the moves the search may try. None by default.
+    fn late_moves(_pos: &Position<Self>, _out: &mut MoveList) {}
+
     /// Appends the legal "noisy" moves (captures, promotions and the variant's
     /// tactical moves) searched in quiescence.
     fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {

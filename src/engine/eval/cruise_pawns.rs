@@ -29,11 +29,20 @@ impl Policy for CruisePawns {
         pos.state().is_none()
     }
 
-    /// Every legal move except launches dominated by another path from the same
-    /// square to the same target whose shootable squares are a subset of theirs:
-    /// the defender's options after the dominated one are a superset.
+    /// Every legal move except launches that can be shot down; of the paths
+    /// from one launch square to one target that cannot, one (the defender's
+    /// options after any of them are the same).
     fn search_moves(pos: &Position<Self>, out: &mut MoveList) {
         generate(pos, out, Scope::Search);
+    }
+
+    /// The launches that can be shot down, which `bad_noisy` orders last, except
+    /// those dominated by another path from the same square to the same target
+    /// whose shootable squares are a subset of theirs: the defender's options
+    /// after the dominated one are a superset. Most nodes never need them, and
+    /// they are most of the path search's work.
+    fn late_moves(pos: &Position<Self>, out: &mut MoveList) {
+        generate(pos, out, Scope::Shootable);
     }
 
     fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
@@ -111,7 +120,12 @@ impl Policy for CruisePawns {
 /// Can the launch `mv` be shot down: does its path cross an empty square that
 /// the defender attacks once the pawn has left?
 fn shootable(pos: &Position<CruisePawns>, mv: Move) -> bool {
-    let squares = Path(mv.extra).intermediate() & !pos.occupied();
+    // With a missile in flight the defender launches on the detonated board.
+    let mut occ = pos.occupied();
+    if let Some(missile) = *pos.state() {
+        occ.discard(missile.target());
+    }
+    let squares = Path(mv.extra).intermediate() & !occ;
     if squares.is_empty() {
         return false;
     }
@@ -128,8 +142,7 @@ fn shootable(pos: &Position<CruisePawns>, mv: Move) -> bool {
         if k == key && from == mv.from && key != 0 {
             return map;
         }
-        let occ = pos.occupied().without(mv.from);
-        let map = attack_map(pos, !pos.turn(), occ);
+        let map = attack_map(pos, !pos.turn(), occ.without(mv.from));
         last.set((key, mv.from, map));
         map
     });

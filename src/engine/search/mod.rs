@@ -945,23 +945,55 @@ impl<'a, V: Policy> Worker<'a, V> {
         let mut quiets = std::mem::take(&mut self.quiet_buf[ply]);
         moves.clear();
         quiets.clear();
+        scores.clear();
         V::search_moves(pos, &mut moves);
+        let ctx = self.context(ply);
+        score_moves(pos, &moves, tt_fp, &self.heur, ply, &ctx, &mut scores);
+        // The variant's late moves wait until the others are searched, unless
+        // the hash move is among them or no other move exists.
+        let mut late_pending = true;
+        if moves.is_empty() || (tt_fp != 0 && !ordering::holds_tt_move(&scores)) {
+            V::late_moves(pos, &mut moves);
+            score_moves(pos, &moves, tt_fp, &self.heur, ply, &ctx, &mut scores);
+            late_pending = false;
+        }
         if moves.is_empty() {
             self.move_buf[ply] = moves;
             self.score_buf[ply] = scores;
             self.quiet_buf[ply] = quiets;
             return terminal_score(pos, ply);
         }
-        let ctx = self.context(ply);
-        score_moves(pos, &moves, tt_fp, &self.heur, ply, &ctx, &mut scores);
 
         let original_alpha = alpha;
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
         let mut quiets_seen = 0;
         let prune_quiets = !pv_node && !in_check;
+        // Late move pruning: at shallow depth, late quiet moves rarely matter.
+        // Futility: nor do quiet moves far below alpha.
+        let late_pruned = |i: usize, quiets_seen: i32, best_score: i32, alpha: i32| {
+            prune_quiets
+                && i > 0
+                && best_score > -MATE_BOUND
+                && ((depth <= 4 && quiets_seen > 3 + depth * depth)
+                    || (depth <= 3 && static_eval + margin::<V>(100 + 120 * depth) <= alpha))
+        };
         self.keys.push(pos.key());
-        for i in 0..moves.len() {
+        for i in 0.. {
+            if i == moves.len() {
+                // The late stage, unless pruning would skip every move of it.
+                if !late_pending
+                    || (V::REDUCE_BAD_NOISY && late_pruned(i, quiets_seen, best_score, alpha))
+                {
+                    break;
+                }
+                late_pending = false;
+                V::late_moves(pos, &mut moves);
+                if i == moves.len() {
+                    break;
+                }
+                score_moves(pos, &moves, tt_fp, &self.heur, ply, &ctx, &mut scores);
+            }
             pick_next(&mut moves, &mut scores, i);
             let mv = moves[i];
             if mv == excluded {
@@ -974,15 +1006,8 @@ impl<'a, V: Policy> Worker<'a, V> {
             // Where the variant allows it, a noisy move that probably loses
             // material is reduced and pruned like a quiet one.
             let reducible = !noisy || (V::REDUCE_BAD_NOISY && V::bad_noisy(pos, mv));
-            if prune_quiets && reducible && i > 0 && best_score > -MATE_BOUND {
-                // Late move pruning: at shallow depth, late quiet moves rarely
-                // matter. Futility: nor do quiet moves far below alpha.
-                if depth <= 4 && quiets_seen > 3 + depth * depth {
-                    continue;
-                }
-                if depth <= 3 && static_eval + margin::<V>(100 + 120 * depth) <= alpha {
-                    continue;
-                }
+            if reducible && late_pruned(i, quiets_seen, best_score, alpha) {
+                continue;
             }
             // SEE pruning: at low depth, moves that lose material by exchange
             // beyond a margin growing with depth are not worth a node.
@@ -1238,6 +1263,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             V::noisy_moves(pos, &mut moves);
         }
         let ctx = self.context(ply);
+        scores.clear();
         score_moves(pos, &moves, tt_fp, &self.heur, ply, &ctx, &mut scores);
         let mut best_move = Move::NULL;
         for i in 0..moves.len() {

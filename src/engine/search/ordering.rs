@@ -162,7 +162,8 @@ impl Heuristics {
     }
 }
 
-/// Ordering scores for `moves` (same order), higher first.
+/// Appends the ordering scores (higher first) of the moves not yet scored:
+/// `moves[scores.len()..]`, so that a later stage of moves is scored alike.
 pub fn score_moves<V: Policy>(
     pos: &Position<V>,
     moves: &[Move],
@@ -172,14 +173,13 @@ pub fn score_moves<V: Policy>(
     ctx: &Context,
     scores: &mut Vec<i32>,
 ) {
-    scores.clear();
     let killers = heur.killers.get(ply).copied().unwrap_or([Move::NULL; 2]);
     let counter = if ctx.prev_move == Move::NULL {
         Move::NULL
     } else {
         heur.counters[Heuristics::counter_index(pos.turn(), ctx.prev_move)]
     };
-    for &mv in moves {
+    for &mv in &moves[scores.len()..] {
         let s = if tt_fp != 0 && super::tt::move_fingerprint(mv) == tt_fp {
             TT_MOVE
         } else if V::is_noisy(pos, mv) {
@@ -202,6 +202,11 @@ pub fn score_moves<V: Policy>(
         };
         scores.push(s);
     }
+}
+
+/// Was one of the moves scored the hash move?
+pub fn holds_tt_move(scores: &[i32]) -> bool {
+    scores.contains(&TT_MOVE)
 }
 
 /// Was the move given this score ordered as a losing noisy move? Every move

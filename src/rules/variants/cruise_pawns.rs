@@ -9,9 +9,11 @@
 //! are the legal shoot-downs plus every legal move of the *detonated board* (the
 //! target removed), and "in check" is judged on that board.
 //!
-//! Three generators share one code path (`Scope`): `legal_moves` (every path, what
-//! perft, `find_move` and the referee see), `search_moves` (paths dominated by another
-//! path to the same target are skipped) and `noisy_moves` (quiescence).
+//! The generators share one code path (`Scope`): `legal_moves` (every path, what
+//! perft, `find_move` and the referee see); for the search, the moves it tries first
+//! (launches only along paths that cannot be shot down, one per target), the
+//! launches it tries last (those that can, paths dominated by another path to the
+//! same target skipped) and quiescence's noisy moves.
 
 use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 
@@ -222,11 +224,27 @@ pub fn attack_map(pos: &Board, color: Color, occ: Bitboard) -> Bitboard {
 pub enum Scope {
     /// Every legal move and every legal path (perft, `find_move`, the referee).
     All,
-    /// Every legal move, but of the paths from one launch square to one target only
-    /// those whose shootable squares are not a superset of another's (search).
+    /// Every legal move except launches that can be shot down, with one path per
+    /// target that cannot (the search's first stage).
     Search,
-    /// Captures, promotions, launches (reduced as in `Search`) and shoot-downs.
+    /// Only the launches that can be shot down, and of the paths from one launch
+    /// square to one target only those whose shootable squares are not a
+    /// superset of another's (the search's late stage). A target with a path
+    /// that cannot be shot down has no path here: that one dominates them all.
+    /// `Search` and `Shootable` together hold one or more paths from every
+    /// launch square to every target.
+    Shootable,
+    /// Captures, promotions, launches that cannot be shot down (one path per
+    /// target) and shoot-downs.
     Noisy,
+}
+
+impl Scope {
+    /// Does the path search treat the squares where the missile could be shot
+    /// down as walls?
+    fn unshootable_only(self) -> bool {
+        matches!(self, Scope::Search | Scope::Noisy)
+    }
 }
 
 /// The moves of `scope`: the rules generate all of them, the search asks for
@@ -241,16 +259,15 @@ pub fn generate(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Scope) {
 /// Moves of a board with no missile in flight: chess moves, launches and
 /// self-detonations.
 fn generate_free(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Scope) {
-    let stage = if scope == Scope::Noisy {
-        Stage::Noisy
-    } else {
-        Stage::All
-    };
-    movegen::generate(pos, out, Legality::Legal, stage);
+    match scope {
+        Scope::All | Scope::Search => movegen::generate(pos, out, Legality::Legal, Stage::All),
+        Scope::Noisy => movegen::generate(pos, out, Legality::Legal, Stage::Noisy),
+        Scope::Shootable => {}
+    }
     generate_launches(pos, out, scope);
 }
 
-/// Rule 1-2: launches (every path, or the undominated ones) and self-detonations.
+/// Rule 1-2: launches (every path, or those of `scope`) and self-detonations.
 fn generate_launches(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Scope) {
     let us = pos.turn();
     let them = !us;
@@ -258,7 +275,7 @@ fn generate_launches(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Sco
     let enemy = pos.them();
     let victims = enemy & !pos.by_role(Role::King);
     let king = pos.king_of(us);
-    let mut alive_for = Bitboard::EMPTY;
+    let mut alive_for = (Bitboard::EMPTY, Bitboard::EMPTY);
     let mut alive = [[0u64; 8]; MAX_PATH];
     for launch in loaded_pawns(pos, us) {
         let occ0 = occ.without(launch);
@@ -272,7 +289,7 @@ fn generate_launches(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Sco
             ),
             None => (Bitboard::EMPTY, Bitboard::EMPTY),
         };
-        if base.is_empty() && scope != Scope::Noisy {
+        if base.is_empty() && matches!(scope, Scope::All | Scope::Search) {
             out.push(Move::new(LAUNCH, launch, launch));
         }
         let mut targets = if base.is_empty() {
@@ -294,42 +311,52 @@ fn generate_launches(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Sco
         if targets.is_empty() {
             continue;
         }
-        if targets != alive_for {
-            alive = alive_table(enemy, targets);
-            alive_for = targets;
-        }
-        if scope == Scope::All {
-            Flight {
-                launch,
-                enemy,
-                targets,
-                shootable: Bitboard::EMPTY,
-                alive,
-                sink: AllPaths,
-            }
-            .fly_from(out);
+        let shootable = if scope == Scope::All {
+            Bitboard::EMPTY
         } else {
-            let shootable = attack_map(pos, them, occ0) & !occ0;
-            let mut kept = Kept::new();
-            Flight {
-                launch,
-                enemy,
-                targets,
-                shootable,
-                alive,
-                sink: &mut kept,
+            attack_map(pos, them, occ0) & !occ0
+        };
+        let walls = if scope.unshootable_only() {
+            shootable
+        } else {
+            Bitboard::EMPTY
+        };
+        if (targets, walls) != alive_for {
+            alive = alive_table(enemy | walls, targets);
+            alive_for = (targets, walls);
+        }
+        macro_rules! fly {
+            ($sink:expr) => {
+                Flight {
+                    launch,
+                    enemy,
+                    walls,
+                    targets,
+                    shootable,
+                    alive,
+                    sink: $sink,
+                }
+                .fly_from(out)
+            };
+        }
+        match scope {
+            Scope::All => fly!(AllPaths),
+            Scope::Search | Scope::Noisy => fly!(FirstPaths::default()),
+            Scope::Shootable => {
+                let mut kept = Kept::new();
+                fly!(&mut kept);
+                kept.flush(launch, out);
             }
-            .fly_from(out);
-            kept.flush(launch, out);
         }
     }
 }
 
 /// `alive[r][d]`: squares from which a missile last flown in direction `d` hits
-/// one of `targets` within `r` more steps, never passing an `enemy` piece. Exact
-/// pruning for the path search, computed with bitboards for all squares at once.
-fn alive_table(enemy: Bitboard, targets: Bitboard) -> [[u64; 8]; MAX_PATH] {
-    let passable = !enemy;
+/// one of `targets` within `r` more steps, never passing a `blocked` square (an
+/// enemy piece, or a wall of the search's unshootable paths). Exact pruning for
+/// the path search, computed with bitboards for all squares at once.
+fn alive_table(blocked: Bitboard, targets: Bitboard) -> [[u64; 8]; MAX_PATH] {
+    let passable = !blocked;
     // `into[nd]`: squares whose neighbour in direction `nd` is a target.
     let mut into = [Bitboard::EMPTY; 8];
     for (nd, b) in into.iter_mut().enumerate() {
@@ -356,7 +383,7 @@ trait Sink {
     /// Does the sink compare shootable squares (so the search must track them)?
     const REDUCED: bool;
     fn hit(&mut self, launch: Square, to: Square, mask: u64, path: Path, out: &mut MoveList);
-    /// Targets that need no more paths (each has an unshootable one).
+    /// Targets that need no more paths.
     fn settled(&self) -> u64 {
         0
     }
@@ -370,6 +397,26 @@ impl Sink for AllPaths {
     #[inline(always)]
     fn hit(&mut self, launch: Square, to: Square, _mask: u64, path: Path, out: &mut MoveList) {
         out.push(Move::new(LAUNCH, launch, to).with_extra(path.0));
+    }
+}
+
+/// The first path to each target (the flight's walls make every path one that
+/// cannot be shot down, so any one of them dominates the rest).
+#[derive(Default)]
+struct FirstPaths {
+    settled: u64,
+}
+
+impl Sink for FirstPaths {
+    const REDUCED: bool = false;
+    #[inline(always)]
+    fn hit(&mut self, launch: Square, to: Square, _mask: u64, path: Path, out: &mut MoveList) {
+        self.settled |= 1 << to as u32;
+        out.push(Move::new(LAUNCH, launch, to).with_extra(path.0));
+    }
+    #[inline(always)]
+    fn settled(&self) -> u64 {
+        self.settled
     }
 }
 
@@ -390,9 +437,9 @@ impl Sink for &mut Kept {
 const KEPT: usize = 32;
 const _: () = assert!(KEPT == 32, "Kept's slot sets are u32");
 
-/// The undominated paths of one launch square found so far (allocation-free).
-/// Entries live in `KEPT` slots; each target's slots are a bit set, so a path
-/// is compared only with the kept paths to its own target.
+/// The undominated shootable paths of one launch square found so far
+/// (allocation-free). Entries live in `KEPT` slots; each target's slots are a
+/// bit set, so a path is compared only with the kept paths to its own target.
 struct Kept {
     /// Occupied slots.
     live: u32,
@@ -405,8 +452,8 @@ struct Kept {
     next_seq: u32,
     /// Targets with a kept path (a first path to a target needs no comparison).
     present: u64,
-    /// Targets with a kept unshootable path (it dominates every later one, and
-    /// is never dropped).
+    /// Targets with an unshootable path: it dominates every other path, and
+    /// the search's first stage (`Scope::Search`) has it.
     safe: u64,
 }
 
@@ -429,9 +476,11 @@ impl Kept {
         let t = target as usize;
         let bit = 1u64 << t;
         if self.safe & bit != 0 {
-            return; // an unshootable path to the target is already kept
+            return; // an unshootable path to the target exists
         }
-        if self.present & bit != 0 {
+        if self.present & bit == 0 {
+            self.slots_of[t] = 0;
+        } else {
             let mut slots = self.slots_of[t];
             while slots != 0 {
                 let i = slots.trailing_zeros() as usize;
@@ -449,8 +498,11 @@ impl Kept {
                     self.slots_of[t] &= !(1 << i);
                 }
             }
-        } else {
-            self.slots_of[t] = 0;
+        }
+        if mask == 0 {
+            self.safe |= bit;
+            self.present &= !bit;
+            return;
         }
         if self.live == u32::MAX {
             out.push(launch_move(launch, path));
@@ -467,11 +519,9 @@ impl Kept {
         self.seq[i] = self.next_seq;
         self.next_seq += 1;
         self.present |= bit;
-        if mask == 0 {
-            self.safe |= bit;
-        }
     }
 
+    /// Pushes the kept paths in order of arrival.
     fn flush(&self, launch: Square, out: &mut MoveList) {
         let mut order = [0u8; KEPT];
         let mut n = 0;
@@ -499,6 +549,9 @@ struct Flight<S: Sink> {
     launch: Square,
     /// Enemy pieces: a path may end on one but never pass it.
     enemy: Bitboard,
+    /// Squares a path may not pass (where it could be shot down, for the
+    /// search's unshootable paths).
+    walls: Bitboard,
     /// Enemy non-king pieces whose destruction leaves our king safe.
     targets: Bitboard,
     /// Empty squares the defender attacks once the pawn has left (reduced search).
@@ -533,11 +586,14 @@ impl<S: Sink> Flight<S> {
                 let path = Path(bits | (k as u64 + 1));
                 self.sink
                     .hit(self.launch, Square::new(n as u32), mask, path, out);
-                if S::REDUCED && self.sink.settled() & b != 0 {
+                if self.sink.settled() & b != 0 {
                     self.targets.0 &= !b;
-                    self.alive = alive_table(self.enemy, self.targets);
+                    self.alive = alive_table(self.enemy | self.walls, self.targets);
                 }
             }
+            return;
+        }
+        if self.walls.0 & b != 0 {
             return;
         }
         let remaining = MAX_PATH - 1 - k;
@@ -570,6 +626,12 @@ fn generate_in_flight(
     out: &mut MoveList,
     scope: Scope,
 ) {
+    let mut detonated = *pos;
+    detonated.take(missile.target());
+    if scope == Scope::Shootable {
+        generate_launches(&detonated, out, scope);
+        return;
+    }
     let defender = pos.turn();
     let occ = pos.occupied();
     let king = pos.king_of(defender);
@@ -602,8 +664,6 @@ fn generate_in_flight(
         }
     }
     let shoot_downs = out.len();
-    let mut detonated = *pos;
-    detonated.take(missile.target());
     generate_free(&detonated, out, scope);
     if shot.any() {
         // "A token that is a legal shoot-down is a shoot-down."
