@@ -176,10 +176,32 @@ fn read_i16s(bytes: &mut &[u8], out: &mut [i16]) {
 
 /// sum(clamp(x, 0, QA)^2 * w). `x * w` fits i16 after the clamp (|w| <= 127),
 /// so SSE2 (every x86-64) does eight lanes: a 16-bit multiply, then a
-/// multiply-add of pairs into 32 bits.
+/// multiply-add of pairs into 32 bits; AVX2, where the build targets it
+/// (`.cargo/config.toml`: the building machine's CPU), sixteen.
 #[inline]
 fn screlu_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        use std::arch::x86_64::*;
+        assert!(w.len() >= HIDDEN);
+        // SAFETY: the build targets AVX2 (cfg above); every load reads 16 lanes
+        // inside `acc` (HIDDEN i16) or `w` (at least HIDDEN i16, checked above).
+        unsafe {
+            let zero = _mm256_setzero_si256();
+            let qa = _mm256_set1_epi16(QA as i16);
+            let mut sum = _mm256_setzero_si256();
+            for i in (0..HIDDEN).step_by(16) {
+                let x = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
+                let x = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+                let wv = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, wv), x));
+            }
+            let mut lanes = [0i32; 8];
+            _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum);
+            lanes.iter().sum()
+        }
+    }
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     {
         use std::arch::x86_64::*;
         assert!(w.len() >= HIDDEN);
@@ -276,8 +298,65 @@ impl Accumulator {
     }
 
     /// Brings `self`, the sums of `from`, to those of `to` by the squares that
-    /// changed: a move touches two to four, a conversion a few more.
+    /// changed: a move touches two to four, a conversion or an attendant a few
+    /// more. Each view's sums are read and written once for all of them.
     pub fn update(&mut self, net: &Network, from: &PieceBoards, to: &PieceBoards) {
+        const MAX: usize = 16;
+        let mut added = [(0usize, 0usize); MAX];
+        let mut removed = [(0usize, 0usize); MAX];
+        let (mut n_added, mut n_removed) = (0, 0);
+        for i in 0..12 {
+            let (old, new) = (from[i], to[i]);
+            if old == new {
+                continue;
+            }
+            let piece = piece_of(i);
+            for sq in old & !new {
+                if n_removed == MAX {
+                    return self.update_one_by_one(net, from, to);
+                }
+                removed[n_removed] = (
+                    feature(Color::White, piece, sq),
+                    feature(Color::Black, piece, sq),
+                );
+                n_removed += 1;
+            }
+            for sq in new & !old {
+                if n_added == MAX {
+                    return self.update_one_by_one(net, from, to);
+                }
+                added[n_added] = (
+                    feature(Color::White, piece, sq),
+                    feature(Color::Black, piece, sq),
+                );
+                n_added += 1;
+            }
+        }
+        for view in [Color::White, Color::Black] {
+            let column = |f: (usize, usize)| &net.w1[if view == Color::White { f.0 } else { f.1 }];
+            let acc = &mut self.v[view as usize];
+            // Lanes held in registers while every column is added.
+            const LANES: usize = 32;
+            for c in (0..HIDDEN).step_by(LANES) {
+                let mut lanes = [0i16; LANES];
+                lanes.copy_from_slice(&acc[c..c + LANES]);
+                for &f in &added[..n_added] {
+                    for (a, &w) in lanes.iter_mut().zip(&column(f)[c..c + LANES]) {
+                        *a = a.wrapping_add(w);
+                    }
+                }
+                for &f in &removed[..n_removed] {
+                    for (a, &w) in lanes.iter_mut().zip(&column(f)[c..c + LANES]) {
+                        *a = a.wrapping_sub(w);
+                    }
+                }
+                acc[c..c + LANES].copy_from_slice(&lanes);
+            }
+        }
+    }
+
+    /// [`Accumulator::update`] for differences too large for its lists.
+    fn update_one_by_one(&mut self, net: &Network, from: &PieceBoards, to: &PieceBoards) {
         for i in 0..12 {
             let (old, new) = (from[i], to[i]);
             if old == new {
@@ -320,12 +399,12 @@ impl AccumulatorStack {
                 .map(|(x, y)| (*x ^ *y).count() as u32)
                 .sum()
         };
+        // From scratch costs one column per piece; a difference one per square.
+        let pieces = piece_count(boards);
         let source = match ply.checked_sub(1).and_then(|p| self.slots[p].as_ref()) {
             Some(parent) => Some(parent),
             None => self.slots[ply].as_ref(),
         };
-        // From scratch costs one column per piece; a difference one per square.
-        let pieces = piece_count(boards);
         let acc = match source {
             Some(slot) if changed(slot) < pieces => {
                 let (from, mut acc) = *slot;
@@ -334,8 +413,9 @@ impl AccumulatorStack {
             }
             _ => Accumulator::from_boards(self.net, boards),
         };
+        let eval = self.net.evaluate(&acc, turn, pieces);
         self.slots[ply] = Some((*boards, acc));
-        self.net.evaluate(&acc, turn, pieces)
+        eval
     }
 }
 
