@@ -49,6 +49,12 @@ pub trait Policy: Variant {
     /// narrower ones, or chess's margins prune too little.
     const MARGIN_PERCENT: i32 = 100;
 
+    /// Depth up to which the main search skips a quiet move whose from and to
+    /// squares repeat a quiet move already searched at the node (another
+    /// choice of the same move, such as another placement of its pawn). 0:
+    /// never, as in chess, where no two quiet moves share them.
+    const REPEAT_PRUNE_DEPTH: i32 = 0;
+
     /// May the side to move pass here (null-move pruning, where `NULL_MOVE`
     /// allows it at all)? Always, by default.
     fn may_pass(_pos: &Position<Self>) -> bool {

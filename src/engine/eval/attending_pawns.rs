@@ -40,6 +40,14 @@ impl Policy for AttendingPawns {
     /// scored +17.4 +/- 47.5 (docs/STRENGTH.md, "Variant search").
     const MARGIN_PERCENT: i32 = 67;
 
+    /// Two: most piece moves can place their pawn with check, so four plies of
+    /// quiet checks in quiescence made a quarter more nodes.
+    const QS_CHECK_PLIES: usize = 2;
+
+    /// A piece move comes with up to six placements of its pawn; at depth 3
+    /// and below only the first one searched is tried.
+    const REPEAT_PRUNE_DEPTH: i32 = 3;
+
     /// A capture that loses the exchange (plain chess attackers) and whose
     /// placements capture nothing more: ordered after the quiet moves and left
     /// out of quiescence, whose capture chains otherwise explode. The main

@@ -1009,6 +1009,16 @@ impl<'a, V: Policy> Worker<'a, V> {
             if reducible && late_pruned(i, quiets_seen, best_score, alpha) {
                 continue;
             }
+            // Repeat pruning: at shallow depth, another choice of a quiet move
+            // already searched (another placement of its pawn) is skipped.
+            if prune_quiets
+                && !noisy
+                && depth <= V::REPEAT_PRUNE_DEPTH
+                && best_score > -MATE_BOUND
+                && quiets.iter().any(|q| q.from == mv.from && q.to == mv.to)
+            {
+                continue;
+            }
             // SEE pruning: at low depth, moves that lose material by exchange
             // beyond a margin growing with depth are not worth a node.
             if V::SEE && !in_check && i > 0 && best_score > -MATE_BOUND {
