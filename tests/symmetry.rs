@@ -132,10 +132,13 @@ fn flip_symmetry_pacifist() {
 /// The side to move has a real edge at the start: the hand-written search
 /// gives it +0.17..+0.78 at depths 1-11; the network, with the variant's
 /// narrower margins, +0.21..+1.03 with White to move and +0.40..+0.83 with
-/// Black (+0.62 at depth 5). Allowed 0.65 here; no swing by odd and even depths.
+/// Black (+0.62 at depth 5); with two plies of quiescence checks and repeat
+/// pruning, +0.21..+0.82 with White to move (+0.74 at depth 5) and +0.26..+0.75
+/// with Black. Allowed 0.80 here: the side to move's edge, the same with
+/// either colour, not a swing by odd and even depths.
 #[test]
 fn flip_symmetry_attending_pawns() {
-    check_variant::<AttendingPawns>(60, 2, 65);
+    check_variant::<AttendingPawns>(60, 2, 80);
 }
 
 /// Subversion with its network: a decided random-walk position searches to

@@ -657,8 +657,12 @@ mod tests {
             crate::tools::datagen::run(&crate::tools::datagen::DatagenArgs {
                 variant,
                 out: data.clone(),
-                // Attending Pawns keeps few positions a game (about ten).
-                games: 20,
+                // Attending Pawns keeps few positions a game (four to ten).
+                games: if variant == VariantKind::AttendingPawns {
+                    40
+                } else {
+                    20
+                },
                 nodes: 300,
                 random_plies: 8,
                 threads: 1,
