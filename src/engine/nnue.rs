@@ -287,19 +287,9 @@ impl Accumulator {
         }
     }
 
-    #[inline]
-    pub fn remove(&mut self, net: &Network, piece: Piece, sq: Square) {
-        for view in [Color::White, Color::Black] {
-            let column = &net.w1[feature(view, piece, sq)];
-            for (a, &w) in self.v[view as usize].iter_mut().zip(column) {
-                *a -= w;
-            }
-        }
-    }
-
     /// Brings `self`, the sums of `from`, to those of `to` by the squares that
     /// changed: a move touches two to four, a conversion or an attendant a few
-    /// more. Each view's sums are read and written once for all of them.
+    /// more. Each view's sums are read and written once per batch of them.
     pub fn update(&mut self, net: &Network, from: &PieceBoards, to: &PieceBoards) {
         const MAX: usize = 16;
         let mut added = [(0usize, 0usize); MAX];
@@ -311,63 +301,56 @@ impl Accumulator {
                 continue;
             }
             let piece = piece_of(i);
-            for sq in old & !new {
-                if n_removed == MAX {
-                    return self.update_one_by_one(net, from, to);
-                }
-                removed[n_removed] = (
+            let features = |sq| {
+                (
                     feature(Color::White, piece, sq),
                     feature(Color::Black, piece, sq),
-                );
+                )
+            };
+            // A difference larger than a batch (a conversion cascade) is
+            // applied a batch at a time.
+            for sq in old & !new {
+                if n_removed == MAX {
+                    self.apply(net, &added[..n_added], &removed[..n_removed]);
+                    (n_added, n_removed) = (0, 0);
+                }
+                removed[n_removed] = features(sq);
                 n_removed += 1;
             }
             for sq in new & !old {
                 if n_added == MAX {
-                    return self.update_one_by_one(net, from, to);
+                    self.apply(net, &added[..n_added], &removed[..n_removed]);
+                    (n_added, n_removed) = (0, 0);
                 }
-                added[n_added] = (
-                    feature(Color::White, piece, sq),
-                    feature(Color::Black, piece, sq),
-                );
+                added[n_added] = features(sq);
                 n_added += 1;
             }
         }
+        self.apply(net, &added[..n_added], &removed[..n_removed]);
+    }
+
+    /// Adds the `added` features' columns and subtracts the `removed` ones
+    /// (each `(White's view, Black's view)`), in one pass over each view's sums.
+    fn apply(&mut self, net: &Network, added: &[(usize, usize)], removed: &[(usize, usize)]) {
         for view in [Color::White, Color::Black] {
-            let column = |f: (usize, usize)| &net.w1[if view == Color::White { f.0 } else { f.1 }];
+            let column = |f: &(usize, usize)| &net.w1[if view == Color::White { f.0 } else { f.1 }];
             let acc = &mut self.v[view as usize];
             // Lanes held in registers while every column is added.
             const LANES: usize = 32;
             for c in (0..HIDDEN).step_by(LANES) {
                 let mut lanes = [0i16; LANES];
                 lanes.copy_from_slice(&acc[c..c + LANES]);
-                for &f in &added[..n_added] {
+                for f in added {
                     for (a, &w) in lanes.iter_mut().zip(&column(f)[c..c + LANES]) {
                         *a = a.wrapping_add(w);
                     }
                 }
-                for &f in &removed[..n_removed] {
+                for f in removed {
                     for (a, &w) in lanes.iter_mut().zip(&column(f)[c..c + LANES]) {
                         *a = a.wrapping_sub(w);
                     }
                 }
                 acc[c..c + LANES].copy_from_slice(&lanes);
-            }
-        }
-    }
-
-    /// [`Accumulator::update`] for differences too large for its lists.
-    fn update_one_by_one(&mut self, net: &Network, from: &PieceBoards, to: &PieceBoards) {
-        for i in 0..12 {
-            let (old, new) = (from[i], to[i]);
-            if old == new {
-                continue;
-            }
-            let piece = piece_of(i);
-            for sq in old & !new {
-                self.remove(net, piece, sq);
-            }
-            for sq in new & !old {
-                self.add(net, piece, sq);
             }
         }
     }
@@ -399,12 +382,12 @@ impl AccumulatorStack {
                 .map(|(x, y)| (*x ^ *y).count() as u32)
                 .sum()
         };
-        // From scratch costs one column per piece; a difference one per square.
-        let pieces = piece_count(boards);
         let source = match ply.checked_sub(1).and_then(|p| self.slots[p].as_ref()) {
             Some(parent) => Some(parent),
             None => self.slots[ply].as_ref(),
         };
+        // From scratch costs one column per piece; a difference one per square.
+        let pieces = piece_count(boards);
         let acc = match source {
             Some(slot) if changed(slot) < pieces => {
                 let (from, mut acc) = *slot;
@@ -413,9 +396,8 @@ impl AccumulatorStack {
             }
             _ => Accumulator::from_boards(self.net, boards),
         };
-        let eval = self.net.evaluate(&acc, turn, pieces);
         self.slots[ply] = Some((*boards, acc));
-        eval
+        self.net.evaluate(&acc, turn, pieces)
     }
 }
 
@@ -447,5 +429,24 @@ mod tests {
         let (_, bytes) = Net::Chess.embedded();
         assert!(Network::from_bytes(bytes).is_some());
         assert!(Network::from_bytes(&bytes[1..]).is_none());
+    }
+
+    /// Updating by differences gives the sums made from scratch, for a move
+    /// and for a difference larger than one batch (every piece changes colour:
+    /// 32 squares removed and 32 added).
+    #[test]
+    fn update_matches_sums_from_scratch() {
+        let net = Net::Chess.network();
+        let start = piece_boards(&crate::rules::position::Position::<
+            crate::rules::variants::chess::Chess,
+        >::startpos());
+        let mut moved = start;
+        moved[0] = moved[0].without(Square::E2).with(Square::E4);
+        let swapped: PieceBoards = std::array::from_fn(|i| start[(i + 6) % 12]);
+        for target in [moved, swapped] {
+            let mut acc = Accumulator::from_boards(net, &start);
+            acc.update(net, &start, &target);
+            assert!(acc.v == Accumulator::from_boards(net, &target).v);
+        }
     }
 }

@@ -1009,13 +1009,16 @@ impl<'a, V: Policy> Worker<'a, V> {
             if reducible && late_pruned(i, quiets_seen, best_score, alpha) {
                 continue;
             }
-            // Repeat pruning: at shallow depth, another choice of a quiet move
-            // already searched (another placement of its pawn) is skipped.
+            // Another choice of a quiet move already searched at this node
+            // (another placement of its pawn) rarely beats the first one.
+            // (Asked only where it matters: the scan is not free.)
+            let repeats = || quiets.iter().any(|q| q.from == mv.from && q.to == mv.to);
+            // Repeat pruning: at shallow depth such a quiet move is skipped.
             if prune_quiets
                 && !noisy
                 && depth <= V::REPEAT_PRUNE_DEPTH
                 && best_score > -MATE_BOUND
-                && quiets.iter().any(|q| q.from == mv.from && q.to == mv.to)
+                && repeats()
             {
                 continue;
             }
@@ -1091,9 +1094,8 @@ impl<'a, V: Policy> Worker<'a, V> {
                     // Moves with a good history are reduced less, bad ones more.
                     let h = self.heur.quiet_score(pos.turn(), mv, piece_to, &ctx);
                     r -= (h / 8000).clamp(-2, 2);
-                    // A second choice of the same move (another placement of
-                    // its pawn) rarely beats the first one searched.
-                    if quiets.iter().any(|q| q.from == mv.from && q.to == mv.to) {
+                    // Deeper, it is reduced one ply more.
+                    if repeats() {
                         r += 1;
                     }
                     r = r.clamp(0, new_depth - 1);
