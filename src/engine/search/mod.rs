@@ -769,6 +769,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             self.played[0] = (mv, PieceTo::of(root, mv));
             let mut child = *root;
             game::play(&mut child, mv);
+            self.shared.tt.prefetch(child.key());
             self.nodes += 1;
             self.unflushed += 1;
             let gives_check = V::in_check(&child);
@@ -1036,6 +1037,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             }
             let mut child = *pos;
             game::play(&mut child, mv);
+            self.shared.tt.prefetch(child.key());
             self.nodes += 1;
             self.unflushed += 1;
             let gives_check = V::in_check(&child);
@@ -1179,6 +1181,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             }
             let mut child = *pos;
             game::play(&mut child, mv);
+            self.shared.tt.prefetch(child.key());
             self.nodes += 1;
             self.unflushed += 1;
             self.played[ply] = (mv, PieceTo::of(pos, mv));
@@ -1301,6 +1304,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             self.played[ply] = (mv, PieceTo::of(pos, mv));
             let mut child = *pos;
             game::play(&mut child, mv);
+            self.shared.tt.prefetch(child.key());
             self.nodes += 1;
             self.unflushed += 1;
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
