@@ -266,4 +266,43 @@ mod tests {
         ];
         assert_eq!(picked, expected);
     }
+
+    /// Lists of every length up to 40 with many equal scores pick in the same
+    /// order as the plain one-index scan.
+    #[test]
+    fn pick_next_matches_the_plain_scan() {
+        fn plain(moves: &mut [Move], scores: &mut [i32], i: usize) {
+            let mut best = i;
+            for j in i + 1..moves.len() {
+                if scores[j] > scores[best] {
+                    best = j;
+                }
+            }
+            moves.swap(i, best);
+            scores.swap(i, best);
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for len in 1..=40u32 {
+            for _ in 0..20 {
+                let moves: Vec<Move> = (0..len)
+                    .map(|i| Move::new(MoveKind::Normal, Square::new(i), Square::new(63 - i)))
+                    .collect();
+                let scores: Vec<i32> = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        (seed % 7) as i32 - 3
+                    })
+                    .collect();
+                let (mut m1, mut s1) = (moves.clone(), scores.clone());
+                let (mut m2, mut s2) = (moves, scores);
+                for i in 0..len as usize {
+                    pick_next(&mut m1, &mut s1, i);
+                    plain(&mut m2, &mut s2, i);
+                }
+                assert_eq!((m1, s1), (m2, s2));
+            }
+        }
+    }
 }
