@@ -186,3 +186,50 @@ fn two_threads_find_the_same_mates() {
         }
     }
 }
+
+/// Time (here a node limit) running out inside an iteration: a root move that
+/// beat the previous best in that iteration is played, and the last `info`
+/// reports it at the interrupted depth. After 1.e4 e5 2.Nf3 Nc6, depth 11
+/// prefers 3.d4; at 320,000 nodes depth 12 is under way and has found 3.Nc3
+/// better (one thread, a fresh table: deterministic). For every limit tried,
+/// `bestmove` is the first move of the last reported line.
+#[test]
+fn a_move_that_beat_the_best_in_an_interrupted_iteration_is_played() {
+    let fen_str = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let pos: Position<Chess> = fen::parse(fen_str).expect("valid FEN");
+    let mut improvers = Vec::new();
+    for nodes in [60_000, 120_000, 200_000, 320_000] {
+        let shared = Shared::new(Arc::new(TranspositionTable::new(16)));
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let mut lines: Vec<(u32, String)> = Vec::new();
+        let r = search::search(
+            &pos,
+            &[],
+            &limits,
+            &search::Options::default(),
+            &shared,
+            &mut |info| {
+                if info.currmove.is_none() {
+                    lines.push((info.depth, info.pv[0].clone()));
+                }
+            },
+        );
+        let best = r.best.expect("a move");
+        let (last_depth, last_first) = lines.last().cloned().expect("an info");
+        assert_eq!(
+            best, last_first,
+            "{nodes} nodes: bestmove and the last line"
+        );
+        if last_depth > r.depth {
+            improvers.push((nodes, r.depth, last_depth, best));
+        }
+    }
+    assert_eq!(
+        improvers,
+        vec![(320_000, 11, 12, "b1c3".to_string())],
+        "interrupted iterations whose new best was played"
+    );
+}

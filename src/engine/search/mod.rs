@@ -396,6 +396,10 @@ struct Worker<'a, V: Policy> {
     unflushed: u64,
     seldepth: u32,
     stopped: bool,
+    /// The root move that last beat the first one in the current aspiration
+    /// attempt (a completed search), and whether its score is only a lower
+    /// bound (it failed high): the answer if time runs out in that iteration.
+    root_improver: Option<(usize, bool)>,
     heur: Heuristics,
     /// Keys of the game before the root, then of the search path.
     keys: Vec<u64>,
@@ -447,6 +451,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             unflushed: 0,
             seldepth: 0,
             stopped: false,
+            root_improver: None,
             heur: shared.history.take(),
             keys: history.to_vec(),
             move_buf: (0..MAX_PLY + 2)
@@ -614,6 +619,9 @@ impl<'a, V: Policy> Worker<'a, V> {
                     }
                 }
                 if self.stopped {
+                    if multipv == 1 && completed_depth > 0 {
+                        self.take_root_improver(root, depth, &mut completed);
+                    }
                     break;
                 }
                 // Stable sort keeps earlier order among equals.
@@ -706,6 +714,34 @@ impl<'a, V: Policy> Worker<'a, V> {
         }
     }
 
+    /// Time ran out inside an iteration. A root move that beat the first
+    /// one there (the previous iteration's best, searched first) has a deeper
+    /// search behind it than anything in `completed`: it becomes the answer,
+    /// reported at the interrupted depth, as Stockfish does. Without one the
+    /// last completed iteration stands.
+    fn take_root_improver(
+        &mut self,
+        root: &Position<V>,
+        depth: u32,
+        completed: &mut Vec<RootMove>,
+    ) {
+        let Some((i, lower)) = self.root_improver else {
+            return;
+        };
+        let improver = self.root_moves[i].clone();
+        completed.retain(|rm| rm.mv != improver.mv);
+        completed.insert(0, improver);
+        if self.id == 0 {
+            self.root_moves.clone_from(completed);
+            let mut info = self.info(root, depth, 0);
+            if lower {
+                info.bound = Some(Bound::Lower);
+            }
+            let ms = info.time_ms;
+            self.emit(info, ms);
+        }
+    }
+
     fn info(&self, root: &Position<V>, depth: u32, pv_idx: usize) -> Info {
         let rm = &self.root_moves[pv_idx];
         let mut pos = *root;
@@ -762,6 +798,7 @@ impl<'a, V: Policy> Worker<'a, V> {
         pv_idx: usize,
     ) -> i32 {
         let mut best = -INF;
+        self.root_improver = None;
         self.keys.push(root.key());
         for i in pv_idx..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
@@ -801,6 +838,9 @@ impl<'a, V: Policy> Worker<'a, V> {
             }
             if score > alpha {
                 alpha = score;
+                if i != pv_idx {
+                    self.root_improver = Some((i, score >= beta));
+                }
                 if score >= beta {
                     break;
                 }
