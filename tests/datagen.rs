@@ -120,8 +120,8 @@ fn every_variant_is_deterministic_and_legal() {
             continue;
         }
         let name = variant.name();
-        let mut one = generate_variant(name, "v1", "1", "4");
-        let mut two = generate_variant(name, "v2", "2", "4");
+        let mut one = generate_variant(name, "v1", "1", "6");
+        let mut two = generate_variant(name, "v2", "2", "6");
         assert!(one.len() > 20, "{name}: only {} positions", one.len());
         for line in &one {
             let fields: Vec<&str> = line.split(';').collect();

@@ -11,24 +11,36 @@ use turncoat::rules::position::Position;
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::Variant;
 
-fn search(fen_str: &str, limits: Limits) -> (String, Score) {
-    let pos: Position<Chess> = fen::parse(fen_str).expect("valid FEN");
-    let shared = Shared::new(Arc::new(TranspositionTable::new(8)));
-    let mut last = None;
+/// Searches with a fresh table of `hash_mb`; returns the result and the
+/// reported lines (progress lines, `currmove` after a second, carry no score
+/// and are left out).
+fn search_lines(
+    pos: &Position<Chess>,
+    limits: &Limits,
+    hash_mb: usize,
+) -> (search::SearchResult, Vec<search::Info>) {
+    let shared = Shared::new(Arc::new(TranspositionTable::new(hash_mb)));
+    let mut lines = Vec::new();
     let result = search::search(
-        &pos,
+        pos,
         &[],
-        &limits,
+        limits,
         &search::Options::default(),
         &shared,
         &mut |info| {
-            // Progress lines (`currmove`, after a second) carry no score.
             if info.currmove.is_none() {
-                last = Some(info.score);
+                lines.push(info);
             }
         },
     );
-    (result.best.expect("a move"), last.expect("an info"))
+    (result, lines)
+}
+
+fn search(fen_str: &str, limits: Limits) -> (String, Score) {
+    let pos: Position<Chess> = fen::parse(fen_str).expect("valid FEN");
+    let (result, lines) = search_lines(&pos, &limits, 8);
+    let last = lines.last().expect("an info");
+    (result.best.expect("a move"), last.score)
 }
 
 fn depth(d: u32) -> Limits {
@@ -199,26 +211,14 @@ fn a_move_that_beat_the_best_in_an_interrupted_iteration_is_played() {
     let pos: Position<Chess> = fen::parse(fen_str).expect("valid FEN");
     let mut improvers = Vec::new();
     for nodes in [60_000, 120_000, 200_000, 320_000] {
-        let shared = Shared::new(Arc::new(TranspositionTable::new(16)));
         let limits = Limits {
             nodes: Some(nodes),
             ..Limits::default()
         };
-        let mut lines: Vec<(u32, String)> = Vec::new();
-        let r = search::search(
-            &pos,
-            &[],
-            &limits,
-            &search::Options::default(),
-            &shared,
-            &mut |info| {
-                if info.currmove.is_none() {
-                    lines.push((info.depth, info.pv[0].clone()));
-                }
-            },
-        );
+        let (r, lines) = search_lines(&pos, &limits, 16);
         let best = r.best.expect("a move");
-        let (last_depth, last_first) = lines.last().cloned().expect("an info");
+        let last = lines.last().expect("an info");
+        let (last_depth, last_first) = (last.depth, last.pv[0].clone());
         assert_eq!(
             best, last_first,
             "{nodes} nodes: bestmove and the last line"
