@@ -659,10 +659,9 @@ impl<'a, V: Policy> Worker<'a, V> {
                 }
                 // The soft limit is the clock's even share; these scales
                 // stretch it for a best move that just changed and shrink it
-                // for a settled one. Their mean was about 0.8: against
-                // Stockfish at 5+0.05, games ended with 1.3-1.8 s of our
-                // clock unused (Stockfish's with none), so they are 1.4 times
-                // what they were.
+                // for a settled one. Their mean is above 1 because iterations
+                // stop short of the limit (docs/STRENGTH.md: the clock left
+                // unused at 5+0.05).
                 let scale = if stable == 0 {
                     2.2
                 } else if stable >= 4 {

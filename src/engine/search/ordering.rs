@@ -218,8 +218,7 @@ pub fn ordered_as_bad_noisy(score: i32) -> bool {
 /// Selection sort step: swaps the best remaining move (the first of equals) to
 /// index `i`. The maximum is found first and then its place: two loops
 /// without a data-dependent branch, where one loop tracking the best index
-/// mispredicted (long lists of placements made it a sixth of Attending
-/// Pawns' time).
+/// mispredicted on long move lists (Attending Pawns' placements).
 #[inline]
 pub fn pick_next(moves: &mut [Move], scores: &mut [i32], i: usize) {
     let rest = &scores[i..];

@@ -126,8 +126,8 @@ impl TranspositionTable {
     }
 
     /// Starts loading a position's slot into the cache: called as soon as a
-    /// child's key is known, the probe at the child's start rarely waits for
-    /// memory (it was most of quiescence's own time in Attending Pawns).
+    /// child's key is known, so the probe at the child's start rarely waits
+    /// for memory.
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
