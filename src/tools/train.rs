@@ -65,6 +65,10 @@ pub struct TrainArgs {
     pub seed: u64,
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// Start from this network file instead of random weights (fine-tuning a
+    /// shipped network on new data; a lower --lr suits it).
+    #[arg(long)]
+    pub init: Option<PathBuf>,
 }
 
 /// One position: its pieces, side to move, target probability from White's view.
@@ -355,6 +359,49 @@ impl Params {
         total / samples.len().max(1) as f32
     }
 
+    /// Reads a network file back into floats: the weights it was written from,
+    /// to within the quantisation step.
+    fn read(path: &PathBuf) -> Result<Params, String> {
+        let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if bytes.len() != nnue::FILE_LEN || &bytes[..4] != nnue::MAGIC {
+            return Err(format!(
+                "{}: not a network file of this shape ({} bytes, {} expected, magic {:?})",
+                path.display(),
+                bytes.len(),
+                nnue::FILE_LEN,
+                String::from_utf8_lossy(&bytes[..bytes.len().min(4)])
+            ));
+        }
+        let hidden = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
+        if hidden as usize != HIDDEN {
+            return Err(format!(
+                "{}: {hidden} hidden neurons, this build has {HIDDEN}",
+                path.display()
+            ));
+        }
+        // The length is checked above, so every read below is in bounds.
+        let mut at = 8;
+        let mut take = |n: usize| {
+            at += n;
+            &bytes[at - n..at]
+        };
+        let mut p = Params::zeros();
+        for w in p.w1.iter_mut().chain(p.b1.iter_mut()) {
+            let b = take(2);
+            *w = i16::from_le_bytes([b[0], b[1]]) as f32 / nnue::QA as f32;
+        }
+        for (w2, b2) in p.w2.chunks_exact_mut(2 * HIDDEN).zip(p.b2.iter_mut()) {
+            for w in w2.iter_mut() {
+                let b = take(2);
+                *w = i16::from_le_bytes([b[0], b[1]]) as f32 / nnue::QB as f32;
+            }
+            let b = take(4);
+            *b2 =
+                i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f32 / (nnue::QA * nnue::QB) as f32;
+        }
+        Ok(p)
+    }
+
     /// Writes the network file: to `<path>.tmp`, then renamed over `path`, so that
     /// a run killed while writing leaves the old file whole.
     fn write(&self, path: &PathBuf) -> Result<(), String> {
@@ -470,6 +517,10 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
     if args.out.is_dir() {
         return Err(format!("--out '{}' is a directory", args.out.display()));
     }
+    let initial = match &args.init {
+        Some(path) => Params::read(path)?,
+        None => Params::random(args.seed),
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()
@@ -501,16 +552,7 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
         validation.len(),
         start.elapsed().as_secs_f64()
     );
-    pool.install(|| {
-        train_from(
-            args,
-            &mut training,
-            &validation,
-            Params::random(args.seed),
-            &mut next,
-            start,
-        )
-    })
+    pool.install(|| train_from(args, &mut training, &validation, initial, &mut next, start))
 }
 
 /// The epochs of Adam from `params`. Fails, so that nothing is written, as soon as
@@ -581,6 +623,7 @@ mod tests {
             mirror: false,
             seed: 1,
             threads: 1,
+            init: None,
         }
     }
 
@@ -633,6 +676,59 @@ mod tests {
             buckets.push(s.bucket());
         }
         assert_eq!(buckets, [7, 7, 0, 0, 3, 1]);
+    }
+
+    /// `--init` reads a network back exactly: every shipped network, read and
+    /// written again, is the same file byte for byte.
+    #[test]
+    fn a_network_read_back_writes_the_same_file() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine/nnue");
+        for name in [
+            "chess",
+            "cowardlycrew",
+            "pacifist",
+            "attendingpawns",
+            "subversion",
+            "cruisepawns",
+        ] {
+            let path = dir.join(format!("{name}.net"));
+            let p = Params::read(&path).unwrap();
+            let out = std::env::temp_dir()
+                .join(format!("turncoat-reread-{name}-{}.net", std::process::id()));
+            p.write(&out).unwrap();
+            let again = fs::read(&out).unwrap();
+            let _ = fs::remove_file(&out);
+            assert!(again == fs::read(&path).unwrap(), "{name}.net changed");
+        }
+    }
+
+    #[test]
+    fn init_refuses_a_file_that_is_not_a_network() {
+        let dir = std::env::temp_dir();
+        let short = dir.join(format!("turncoat-short-{}.net", std::process::id()));
+        fs::write(&short, b"TCN2\x00\x01\x00\x00").unwrap();
+        let err = Params::read(&short).err().unwrap();
+        let _ = fs::remove_file(&short);
+        assert!(
+            err.ends_with(&format!(
+                "not a network file of this shape (8 bytes, {} expected, magic \"TCN2\")",
+                nnue::FILE_LEN
+            )),
+            "{err}"
+        );
+        let mut wrong = vec![0u8; nnue::FILE_LEN];
+        wrong[..4].copy_from_slice(nnue::MAGIC);
+        wrong[4..8].copy_from_slice(&128u32.to_le_bytes());
+        let narrow = dir.join(format!("turncoat-narrow-{}.net", std::process::id()));
+        fs::write(&narrow, &wrong).unwrap();
+        let err = Params::read(&narrow).err().unwrap();
+        let _ = fs::remove_file(&narrow);
+        assert!(
+            err.ends_with(&format!("128 hidden neurons, this build has {HIDDEN}")),
+            "{err}"
+        );
+        let missing = dir.join("turncoat-no-such-network.net");
+        assert!(Params::read(&missing).is_err());
     }
 
     /// Every variant: positions from `turncoat datagen --variant`, a few epochs of
