@@ -21,6 +21,7 @@ const BAD_NOISY: i32 = -(1 << 28);
 
 /// History values stay within +/- this bound (history gravity).
 const HISTORY_MAX: i32 = 16384;
+const _: () = assert!(HISTORY_MAX <= i16::MAX as i32);
 
 /// A moved piece and its destination, `piece * 64 + to` with `piece` in 0..12:
 /// the index of the continuation tables. [`PieceTo::NONE`] after a null move.
@@ -62,9 +63,11 @@ impl Context {
 /// given piece went to a given square one or two plies before).
 pub struct Heuristics {
     pub killers: Vec<[Move; 2]>,
-    history: Vec<i32>,
+    /// Histories are stored as i16 (gravity keeps them within
+    /// +/- HISTORY_MAX) to halve the continuation table's cache footprint.
+    history: Vec<i16>,
     counters: Vec<Move>,
-    continuation: Vec<i32>,
+    continuation: Vec<i16>,
 }
 
 impl Default for Heuristics {
@@ -91,7 +94,7 @@ impl Heuristics {
     }
 
     pub fn history(&self, color: Color, mv: Move) -> i32 {
-        self.history[Self::history_index(color, mv)]
+        self.history[Self::history_index(color, mv)] as i32
     }
 
     #[inline]
@@ -105,7 +108,7 @@ impl Heuristics {
         let mut s = self.history(color, mv);
         for &prev in &ctx.prev {
             if let Some(i) = Self::continuation_index(prev, now) {
-                s += self.continuation[i];
+                s += self.continuation[i] as i32;
             }
         }
         s
@@ -146,8 +149,9 @@ impl Heuristics {
     }
 
     fn add<V: Policy>(&mut self, pos: &Position<V>, ctx: &Context, mv: Move, bonus: i32) {
-        fn gravity(h: &mut i32, bonus: i32) {
-            *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        fn gravity(h: &mut i16, bonus: i32) {
+            let v = *h as i32;
+            *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
         }
         gravity(
             &mut self.history[Self::history_index(pos.turn(), mv)],
