@@ -683,14 +683,8 @@ mod tests {
     #[test]
     fn a_network_read_back_writes_the_same_file() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine/nnue");
-        for name in [
-            "chess",
-            "cowardlycrew",
-            "pacifist",
-            "attendingpawns",
-            "subversion",
-            "cruisepawns",
-        ] {
+        for variant in VariantKind::ALL {
+            let name = variant.name();
             let path = dir.join(format!("{name}.net"));
             let p = Params::read(&path).unwrap();
             let out = std::env::temp_dir()
