@@ -82,8 +82,7 @@ impl Net {
         static PARSED: [OnceLock<Box<Network>>; 6] = [const { OnceLock::new() }; 6];
         let (file, bytes) = self.embedded();
         PARSED[self as usize].get_or_init(|| {
-            Network::from_bytes(bytes)
-                .unwrap_or_else(|| panic!("src/engine/nnue/{file} is not a network file"))
+            Network::from_bytes(bytes).unwrap_or_else(|e| panic!("src/engine/nnue/{file}: {e}"))
         })
     }
 }
@@ -107,6 +106,14 @@ pub fn feature(view: Color, piece: Piece, sq: Square) -> usize {
     theirs * 384 + (piece.role as usize - 1) * 64 + sq
 }
 
+/// A network's quantised weights, borrowed: w1 by feature, b1, each bucket's w2, b2.
+pub type Weights<'a> = (
+    &'a [[i16; HIDDEN]; INPUTS],
+    &'a [i16; HIDDEN],
+    &'a [[i16; 2 * HIDDEN]; BUCKETS],
+    &'a [i32; BUCKETS],
+);
+
 #[repr(C, align(64))]
 pub struct Network {
     /// First layer, one HIDDEN-wide column per input feature.
@@ -118,14 +125,18 @@ pub struct Network {
 }
 
 impl Network {
-    /// Parses a network file; `None` when it is not one of this shape.
-    pub fn from_bytes(bytes: &[u8]) -> Option<Box<Network>> {
+    /// Parses a network file; the error says why it is not one of this shape.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, String> {
         if bytes.len() != FILE_LEN || &bytes[..4] != MAGIC {
-            return None;
+            return Err(format!(
+                "not a network file of this shape ({} bytes, {FILE_LEN} expected, magic {:?})",
+                bytes.len(),
+                String::from_utf8_lossy(&bytes[..bytes.len().min(4)])
+            ));
         }
-        let hidden = u32::from_le_bytes(bytes[4..8].try_into().ok()?);
+        let hidden = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
         if hidden as usize != HIDDEN {
-            return None;
+            return Err(format!("{hidden} hidden neurons, this build has {HIDDEN}"));
         }
         // The length is checked above, so every read below is in bounds.
         let mut rest = &bytes[8..];
@@ -142,10 +153,16 @@ impl Network {
         for b in 0..BUCKETS {
             read_i16s(&mut rest, &mut net.w2[b]);
             let (head, tail) = rest.split_at(4);
-            net.b2[b] = i32::from_le_bytes(head.try_into().ok()?);
+            net.b2[b] = i32::from_le_bytes([head[0], head[1], head[2], head[3]]);
             rest = tail;
         }
-        Some(net)
+        Ok(net)
+    }
+
+    /// The quantised weights in the file's order (w1 by feature, b1, then each
+    /// bucket's w2 and b2): what `turncoat train --init` starts from.
+    pub fn weights(&self) -> Weights<'_> {
+        (&self.w1, &self.b1, &self.w2, &self.b2)
     }
 
     /// Centipawns from the side to move's view, the sums made from scratch
@@ -427,8 +444,8 @@ mod tests {
     #[test]
     fn shipped_network_parses() {
         let (_, bytes) = Net::Chess.embedded();
-        assert!(Network::from_bytes(bytes).is_some());
-        assert!(Network::from_bytes(&bytes[1..]).is_none());
+        assert!(Network::from_bytes(bytes).is_ok());
+        assert!(Network::from_bytes(&bytes[1..]).is_err());
     }
 
     /// Updating by differences gives the sums made from scratch, for a move

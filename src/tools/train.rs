@@ -363,43 +363,17 @@ impl Params {
     /// to within the quantisation step.
     fn read(path: &PathBuf) -> Result<Params, String> {
         let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        if bytes.len() != nnue::FILE_LEN || &bytes[..4] != nnue::MAGIC {
-            return Err(format!(
-                "{}: not a network file of this shape ({} bytes, {} expected, magic {:?})",
-                path.display(),
-                bytes.len(),
-                nnue::FILE_LEN,
-                String::from_utf8_lossy(&bytes[..bytes.len().min(4)])
-            ));
-        }
-        let hidden = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
-        if hidden as usize != HIDDEN {
-            return Err(format!(
-                "{}: {hidden} hidden neurons, this build has {HIDDEN}",
-                path.display()
-            ));
-        }
-        // The length is checked above, so every read below is in bounds.
-        let mut at = 8;
-        let mut take = |n: usize| {
-            at += n;
-            &bytes[at - n..at]
-        };
-        let mut p = Params::zeros();
-        for w in p.w1.iter_mut().chain(p.b1.iter_mut()) {
-            let b = take(2);
-            *w = i16::from_le_bytes([b[0], b[1]]) as f32 / nnue::QA as f32;
-        }
-        for (w2, b2) in p.w2.chunks_exact_mut(2 * HIDDEN).zip(p.b2.iter_mut()) {
-            for w in w2.iter_mut() {
-                let b = take(2);
-                *w = i16::from_le_bytes([b[0], b[1]]) as f32 / nnue::QB as f32;
-            }
-            let b = take(4);
-            *b2 =
-                i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f32 / (nnue::QA * nnue::QB) as f32;
-        }
-        Ok(p)
+        let net =
+            nnue::Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let (w1, b1, w2, b2) = net.weights();
+        let qa = nnue::QA as f32;
+        let qb = nnue::QB as f32;
+        Ok(Params {
+            w1: w1.iter().flatten().map(|&w| w as f32 / qa).collect(),
+            b1: b1.iter().map(|&w| w as f32 / qa).collect(),
+            w2: w2.iter().flatten().map(|&w| w as f32 / qb).collect(),
+            b2: b2.iter().map(|&b| b as f32 / (qa * qb)).collect(),
+        })
     }
 
     /// Writes the network file: to `<path>.tmp`, then renamed over `path`, so that
