@@ -385,6 +385,29 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// What a node is expected to be, for its reductions: on the principal
+/// variation (searched with an open window), expected to fail high (a cut
+/// node: the child of a zero-window search of a late move), or expected to
+/// fail low (an all node: the cut node's children after its first move).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Node {
+    Pv,
+    Cut,
+    All,
+}
+
+impl Node {
+    /// The kind of the first child searched: a cut node's refutation is
+    /// expected to leave the child no good move, and the other way round.
+    fn first_child(self) -> Node {
+        match self {
+            Node::Pv => Node::Pv,
+            Node::Cut => Node::All,
+            Node::All => Node::Cut,
+        }
+    }
+}
+
 struct Worker<'a, V: Policy> {
     id: usize,
     shared: &'a Shared,
@@ -413,6 +436,9 @@ struct Worker<'a, V: Policy> {
     /// Per ply, the move played from that ply's position (and its piece-to),
     /// which the next plies' ordering reads.
     played: Vec<(Move, PieceTo)>,
+    /// Per ply, the static evaluation of the node there (`-INF` in check):
+    /// whether the side to move is improving on its position two plies back.
+    evals: Vec<i32>,
     root_moves: Vec<RootMove>,
     /// The network's accumulators, when the variant has a network and it is on.
     nnue: Option<AccumulatorStack>,
@@ -464,6 +490,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(16)).collect(),
             excluded: vec![Move::NULL; MAX_PLY + 2],
             played: vec![(Move::NULL, PieceTo::NONE); MAX_PLY + 2],
+            evals: vec![-INF; MAX_PLY + 2],
             root_moves: moves
                 .into_iter()
                 .map(|mv| RootMove {
@@ -575,6 +602,11 @@ impl<'a, V: Policy> Worker<'a, V> {
 
     fn iterate(&mut self, root: &Position<V>) -> SearchResult {
         self.root = Some(*root);
+        self.evals[0] = if V::in_check(root) {
+            -INF
+        } else {
+            self.evaluate(root, 0)
+        };
         let max_depth = self
             .limits
             .depth
@@ -817,11 +849,11 @@ impl<'a, V: Policy> Worker<'a, V> {
             let gives_check = V::in_check(&child);
             let new_depth = depth - 1 + i32::from(gives_check && V::CHECK_EXTENSION);
             let score = if i == pv_idx {
-                -self.negamax(&child, new_depth, -beta, -alpha, 1, true)
+                -self.negamax(&child, new_depth, -beta, -alpha, 1, Node::Pv)
             } else {
-                let mut s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, 1, false);
+                let mut s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, 1, Node::Cut);
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, 1, true);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, 1, Node::Pv);
                 }
                 s
             };
@@ -885,8 +917,10 @@ impl<'a, V: Policy> Worker<'a, V> {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        pv_node: bool,
+        node: Node,
     ) -> i32 {
+        let pv_node = node == Node::Pv;
+        let cut_node = node == Node::Cut;
         self.pv[ply].clear();
         if depth <= 0 || ply >= MAX_PLY {
             return self.qsearch(pos, alpha, beta, ply, 0);
@@ -938,20 +972,38 @@ impl<'a, V: Policy> Worker<'a, V> {
         } else {
             self.evaluate(pos, ply)
         };
+        self.evals[ply] = static_eval;
+        // Improving: better than two plies back (or that node was in check).
+        let improving = !in_check
+            && ply >= 2
+            && (self.evals[ply - 2] == -INF || static_eval > self.evals[ply - 2]);
+        // The hash score where its bound says it is closer to the truth than
+        // the static evaluation, for the pruning decisions below.
+        let mut eval = static_eval;
+        if let Some(e) = tt_entry.filter(|e| !in_check && !verifying && e.score.abs() < MATE_BOUND)
+        {
+            let s = score_from_tt(e.score, ply);
+            if e.bound == Bound::Exact
+                || (e.bound == Bound::Lower && s > eval)
+                || (e.bound == Bound::Upper && s < eval)
+            {
+                eval = s;
+            }
+        }
 
         if !pv_node && !in_check && !verifying {
             // Reverse futility: far above beta at shallow depth.
             if depth <= 6
-                && static_eval - margin::<V>(90 * depth) >= beta
+                && eval - margin::<V>(90 * (depth - i32::from(improving))) >= beta
                 && beta.abs() < MATE_BOUND
             {
-                return static_eval;
+                return eval;
             }
             // Null move, where the variant allows it and zugzwang is unlikely.
             if V::NULL_MOVE
                 && V::may_pass(pos)
                 && depth >= 3
-                && static_eval >= beta
+                && eval >= beta
                 && self.has_pieces(pos)
             {
                 let r = 3 + depth / 4;
@@ -959,7 +1011,14 @@ impl<'a, V: Policy> Worker<'a, V> {
                 child.play_null();
                 self.played[ply] = (Move::NULL, PieceTo::NONE);
                 self.keys.push(pos.key());
-                let s = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let s = -self.negamax(
+                    &child,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    node.first_child(),
+                );
                 self.keys.pop();
                 if self.stopped {
                     return 0;
@@ -977,7 +1036,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             let hopeless = tt_entry
                 .is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < raised);
             if !hopeless {
-                if let Some(s) = self.probcut(pos, depth, raised, static_eval, ply) {
+                if let Some(s) = self.probcut(pos, depth, raised, static_eval, ply, node) {
                     return s;
                 }
                 if self.stopped {
@@ -1021,7 +1080,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             prune_quiets
                 && i > 0
                 && best_score > -MATE_BOUND
-                && ((depth <= 4 && quiets_seen > 3 + depth * depth)
+                && ((depth <= 4 && quiets_seen > (3 + depth * depth) / (2 - i32::from(improving)))
                     || (depth <= 3 && static_eval + margin::<V>(100 + 120 * depth) <= alpha))
         };
         self.keys.push(pos.key());
@@ -1108,7 +1167,7 @@ impl<'a, V: Policy> Worker<'a, V> {
                         singular_beta - 1,
                         singular_beta,
                         ply,
-                        false,
+                        if cut_node { Node::Cut } else { Node::All },
                     );
                     self.excluded[ply] = Move::NULL;
                     self.keys.push(pos.key());
@@ -1123,7 +1182,14 @@ impl<'a, V: Policy> Worker<'a, V> {
 
             self.played[ply] = (mv, piece_to);
             let score = if i == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
+                -self.negamax(
+                    &child,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    node.first_child(),
+                )
             } else {
                 // Late move reductions for quiet moves that are ordered late
                 // (checks too where the variant does not extend them).
@@ -1138,6 +1204,14 @@ impl<'a, V: Policy> Worker<'a, V> {
                     if pv_node {
                         r -= 1;
                     }
+                    // A node expected to fail high needs only one good move;
+                    // a worsening position's late moves are less likely.
+                    if cut_node {
+                        r += 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
                     // Moves with a good history are reduced less, bad ones more.
                     let h = self.heur.quiet_score(pos.turn(), mv, piece_to, &ctx);
                     r -= (h / 8000).clamp(-2, 2);
@@ -1147,13 +1221,16 @@ impl<'a, V: Policy> Worker<'a, V> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s =
-                    -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                // A zero-window search at full depth expects the opposite of
+                // this node; a reduced one expects to fail high.
+                let full = if cut_node { Node::All } else { Node::Cut };
+                let kind = if r > 0 { Node::Cut } else { full };
+                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, kind);
                 if s > alpha && r > 0 && !self.stopped {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, full);
                 }
                 if s > alpha && s < beta && pv_node && !self.stopped {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, Node::Pv);
                 }
                 s
             };
@@ -1214,6 +1291,7 @@ impl<'a, V: Policy> Worker<'a, V> {
         raised: i32,
         static_eval: i32,
         ply: usize,
+        node: Node,
     ) -> Option<i32> {
         let mut captures = std::mem::take(&mut self.move_buf[ply]);
         captures.clear();
@@ -1232,7 +1310,14 @@ impl<'a, V: Policy> Worker<'a, V> {
             self.played[ply] = (mv, PieceTo::of(pos, mv));
             let mut s = -self.qsearch(&child, -raised, -raised + 1, ply + 1, 0);
             if s >= raised && !self.stopped {
-                s = -self.negamax(&child, depth - 4, -raised, -raised + 1, ply + 1, false);
+                s = -self.negamax(
+                    &child,
+                    depth - 4,
+                    -raised,
+                    -raised + 1,
+                    ply + 1,
+                    node.first_child(),
+                );
             }
             if self.stopped {
                 break;
