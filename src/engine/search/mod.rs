@@ -1070,6 +1070,7 @@ impl<'a, V: Policy> Worker<'a, V> {
         }
 
         let original_alpha = alpha;
+        let mut multi_cut = None;
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
         let mut quiets_seen = 0;
@@ -1176,6 +1177,15 @@ impl<'a, V: Policy> Worker<'a, V> {
                     }
                     if s < singular_beta {
                         new_depth += 1;
+                    } else if singular_beta >= beta {
+                        // Multi-cut: another move beats beta as well, so this
+                        // node fails high whatever the hash move gives.
+                        multi_cut = Some(singular_beta);
+                        break;
+                    } else if score_from_tt(e.score, ply) >= beta {
+                        // Not forced, and expected to fail high anyway: the
+                        // hash move is searched a ply shallower.
+                        new_depth -= 1;
                     }
                 }
             }
@@ -1267,6 +1277,9 @@ impl<'a, V: Policy> Worker<'a, V> {
 
         if self.stopped {
             return 0;
+        }
+        if let Some(s) = multi_cut {
+            return s;
         }
         let bound = bound_of(best_score, original_alpha, beta);
         if !verifying {
