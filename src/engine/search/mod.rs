@@ -1483,6 +1483,16 @@ mod tests {
     use crate::rules::variants::chess::Chess;
     use crate::rules::variants::Variant;
 
+    /// Below the principal variation, cut and all nodes alternate along the
+    /// first moves searched.
+    #[test]
+    fn node_kinds_alternate_below_the_principal_variation() {
+        assert_eq!(Node::Pv.first_child(), Node::Pv);
+        assert_eq!(Node::Cut.first_child(), Node::All);
+        assert_eq!(Node::All.first_child(), Node::Cut);
+        assert_eq!(Node::Cut.first_child().first_child(), Node::Cut);
+    }
+
     #[test]
     fn history_carries_over_until_cleared() {
         let store = HistoryStore::default();
