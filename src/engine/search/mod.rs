@@ -667,6 +667,20 @@ impl<'a, V: Policy> Worker<'a, V> {
             if self.stopped {
                 break;
             }
+            // A later line's search can score above an earlier one (its tree
+            // differs): the completed lines are shown again, best first.
+            if multipv > 1 {
+                let before: Vec<Move> = self.root_moves[..multipv].iter().map(|rm| rm.mv).collect();
+                self.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                let reordered = self.root_moves[..multipv].iter().map(|rm| rm.mv).ne(before);
+                if self.id == 0 && reordered {
+                    for k in 0..multipv {
+                        let info = self.info(root, depth, k);
+                        let ms = info.time_ms;
+                        self.emit(info, ms);
+                    }
+                }
+            }
             completed = self.root_moves.clone();
             completed_depth = depth;
 
