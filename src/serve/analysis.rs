@@ -236,13 +236,7 @@ impl Engine {
                         snap.nodes = snap.nodes.max(info.nodes);
                         return;
                     }
-                    let line = to_line(&info, variant, &fen_now, white);
-                    let k = info.multipv.saturating_sub(1);
-                    if k < snap.lines.len() {
-                        snap.lines[k] = line;
-                    } else {
-                        snap.lines.push(line);
-                    }
+                    place(&mut snap.lines, to_line(&info, variant, &fen_now, white));
                     if info.multipv == 1 || info.depth > snap.depth {
                         snap.depth = snap.depth.max(info.depth);
                         snap.seldepth = snap.seldepth.max(info.seldepth);
@@ -273,6 +267,30 @@ impl Engine {
             analysing,
         });
         Ok(())
+    }
+}
+
+/// Puts `line` in its MultiPV slot. A move leads one line at a time: when the
+/// search has reordered its lines (a new depth, or a depth's lines sorted
+/// again), another slot may still show an older line of the same first move;
+/// that slot takes the line `line` replaces, so the lines shown never repeat a
+/// move.
+fn place(lines: &mut Vec<Line>, line: Line) {
+    let k = line.multipv.saturating_sub(1);
+    if k >= lines.len() {
+        lines.push(line);
+        return;
+    }
+    let stale = lines
+        .iter()
+        .enumerate()
+        .position(|(j, l)| j != k && !l.pv.is_empty() && l.pv.first() == line.pv.first());
+    let replaced = std::mem::replace(&mut lines[k], line);
+    if let Some(j) = stale {
+        lines[j] = Line {
+            multipv: j + 1,
+            ..replaced
+        };
     }
 }
 
@@ -309,5 +327,43 @@ fn to_line(info: &Info, variant: VariantKind, fen_now: &str, white: bool) -> Lin
         bound,
         pv_san: san_line(variant, fen_now, &info.pv),
         pv: info.pv.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(multipv: usize, depth: u32, first: &str) -> Line {
+        Line {
+            multipv,
+            depth,
+            score: Score::Cp(0),
+            bound: None,
+            pv: vec![first.to_string()],
+            pv_san: vec![],
+        }
+    }
+
+    #[test]
+    fn a_line_moving_up_takes_its_old_slot_with_it() {
+        let mut lines = vec![line(1, 8, "e2e4"), line(2, 8, "d2d4"), line(3, 8, "g1f3")];
+        // Depth 9 finds g1f3 best: e2e4's depth-8 line takes slot 3.
+        place(&mut lines, line(1, 9, "g1f3"));
+        assert_eq!(
+            lines,
+            vec![line(1, 9, "g1f3"), line(2, 8, "d2d4"), line(3, 8, "e2e4")]
+        );
+        // A new move in slot 2: nothing to swap.
+        place(&mut lines, line(2, 9, "c2c4"));
+        assert_eq!(
+            lines,
+            vec![line(1, 9, "g1f3"), line(2, 9, "c2c4"), line(3, 8, "e2e4")]
+        );
+        // The first lines of an analysis arrive in order.
+        let mut fresh = Vec::new();
+        place(&mut fresh, line(1, 1, "e2e4"));
+        place(&mut fresh, line(2, 1, "d2d4"));
+        assert_eq!(fresh, vec![line(1, 1, "e2e4"), line(2, 1, "d2d4")]);
     }
 }
