@@ -669,11 +669,10 @@ impl<'a, V: Policy> Worker<'a, V> {
             }
             // A later line's search can score above an earlier one (its tree
             // differs): the completed lines are shown again, best first.
-            if multipv > 1 {
-                let before: Vec<Move> = self.root_moves[..multipv].iter().map(|rm| rm.mv).collect();
-                self.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                let reordered = self.root_moves[..multipv].iter().map(|rm| rm.mv).ne(before);
-                if self.id == 0 && reordered {
+            let lines = &mut self.root_moves[..multipv];
+            if lines.windows(2).any(|w| w[0].score < w[1].score) {
+                lines.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.id == 0 {
                     for k in 0..multipv {
                         let info = self.info(root, depth, k);
                         let ms = info.time_ms;
