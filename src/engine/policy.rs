@@ -24,6 +24,15 @@ pub trait Policy: Variant {
     /// Does the shared evaluation use the Texel-tuned material, tables and
     /// weights (fitted to standard chess games) rather than the hand-set ones?
     const TUNED_EVAL: bool = false;
+    /// Does the search use the selectivity measured to pay in standard chess:
+    /// late moves reduced one ply more at expected cut nodes and where the
+    /// evaluation is not improving on two plies back, reverse futility and
+    /// late move pruning keyed to that improvement, the hash score refining
+    /// the static evaluation for reverse futility and the null move, and the
+    /// singular search's multi-cut and negative extension? Measured in each
+    /// variant (docs/STRENGTH.md, "Variant guards"): on where it did not
+    /// lose.
+    const TUNED_SELECTIVITY: bool = false;
     /// The variant's own network (`engine/nnue.rs`), which evaluates positions
     /// when the `Use NNUE` option is on; `None` (the hand-written evaluation)
     /// until a network trained on the variant has won its match.

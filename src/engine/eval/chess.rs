@@ -12,6 +12,8 @@ impl Policy for Chess {
     const SEE: bool = true;
     /// The Texel-tuned evaluation was fitted to standard chess games.
     const TUNED_EVAL: bool = true;
+    /// The search's selectivity was measured in chess.
+    const TUNED_SELECTIVITY: bool = true;
     /// The network was trained on standard chess positions.
     const NNUE: Option<Net> = Some(Net::Chess);
 

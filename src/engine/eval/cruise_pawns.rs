@@ -21,6 +21,9 @@ impl Policy for CruisePawns {
     /// Trained on Cruise Pawns' own self-play (docs/TRAINING.md, "Cruise
     /// Pawns").
     const NNUE: Option<Net> = Some(Net::CruisePawns);
+    /// Chess's selectivity did not lose here (+24.4 +/- 35.0 over 100 games;
+    /// docs/STRENGTH.md, "Variant guards").
+    const TUNED_SELECTIVITY: bool = true;
 
     /// A pass with a missile in flight would hand the launcher a position where
     /// its own missile is pending, which the rules cannot hold; without one,

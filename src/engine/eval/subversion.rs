@@ -22,6 +22,9 @@ impl Policy for Subversion {
     const REDUCE_BAD_NOISY: bool = true;
     /// Trained on Subversion's own self-play (docs/TRAINING.md, "Subversion").
     const NNUE: Option<Net> = Some(Net::Subversion);
+    /// Chess's selectivity did not lose here (+20.9 +/- 52.1 over 100 games;
+    /// docs/STRENGTH.md, "Variant guards").
+    const TUNED_SELECTIVITY: bool = true;
 
     /// Captures, promotions and subversions (each changes material), one payment
     /// per target: the cheapest. In check the full list is needed anyway:

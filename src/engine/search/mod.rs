@@ -987,14 +987,21 @@ impl<'a, V: Policy> Worker<'a, V> {
         };
         self.evals[ply] = static_eval;
         // Improving: better than two plies back (or that node was in check).
+        // Without the tuned selectivity, the pruning below takes no notice.
         let improving = !in_check
             && ply >= 2
             && (self.evals[ply - 2] == -INF || static_eval > self.evals[ply - 2]);
+        let (rfp_improving, lmp_improving) = if V::TUNED_SELECTIVITY {
+            (improving, improving)
+        } else {
+            (false, true)
+        };
         // The hash score where its bound says it is closer to the truth than
         // the static evaluation, for the pruning decisions below.
         let mut eval = static_eval;
-        if let Some(e) = tt_entry.filter(|e| !in_check && !verifying && e.score.abs() < MATE_BOUND)
-        {
+        if let Some(e) = tt_entry.filter(|e| {
+            V::TUNED_SELECTIVITY && !in_check && !verifying && e.score.abs() < MATE_BOUND
+        }) {
             let s = score_from_tt(e.score, ply);
             if e.bound == Bound::Exact
                 || (e.bound == Bound::Lower && s > eval)
@@ -1007,7 +1014,7 @@ impl<'a, V: Policy> Worker<'a, V> {
         if !pv_node && !in_check && !verifying {
             // Reverse futility: far above beta at shallow depth.
             if depth <= 6
-                && eval - margin::<V>(90 * (depth - i32::from(improving))) >= beta
+                && eval - margin::<V>(90 * (depth - i32::from(rfp_improving))) >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return eval;
@@ -1094,7 +1101,8 @@ impl<'a, V: Policy> Worker<'a, V> {
             prune_quiets
                 && i > 0
                 && best_score > -MATE_BOUND
-                && ((depth <= 4 && quiets_seen > (3 + depth * depth) / (2 - i32::from(improving)))
+                && ((depth <= 4
+                    && quiets_seen > (3 + depth * depth) / (2 - i32::from(lmp_improving)))
                     || (depth <= 3 && static_eval + margin::<V>(100 + 120 * depth) <= alpha))
         };
         self.keys.push(pos.key());
@@ -1190,12 +1198,12 @@ impl<'a, V: Policy> Worker<'a, V> {
                     }
                     if s < singular_beta {
                         new_depth += 1;
-                    } else if singular_beta >= beta {
+                    } else if V::TUNED_SELECTIVITY && singular_beta >= beta {
                         // Multi-cut: another move beats beta as well, so this
                         // node fails high whatever the hash move gives.
                         multi_cut = Some(singular_beta);
                         break;
-                    } else if score_from_tt(e.score, ply) >= beta {
+                    } else if V::TUNED_SELECTIVITY && score_from_tt(e.score, ply) >= beta {
                         // Not forced, and expected to fail high anyway: the
                         // hash move is searched a ply shallower.
                         new_depth -= 1;
@@ -1229,11 +1237,8 @@ impl<'a, V: Policy> Worker<'a, V> {
                     }
                     // A node expected to fail high needs only one good move;
                     // a worsening position's late moves are less likely.
-                    if cut_node {
-                        r += 1;
-                    }
-                    if !improving {
-                        r += 1;
+                    if V::TUNED_SELECTIVITY {
+                        r += i32::from(cut_node) + i32::from(!improving);
                     }
                     // Moves with a good history are reduced less, bad ones more.
                     let h = self.heur.quiet_score(pos.turn(), mv, piece_to, &ctx);
