@@ -987,7 +987,9 @@ impl<'a, V: Policy> Worker<'a, V> {
         };
         self.evals[ply] = static_eval;
         // Improving: better than two plies back (or that node was in check).
-        // Without the tuned selectivity, the pruning below takes no notice.
+        // Without the tuned selectivity the pruning below ignores it: reverse
+        // futility keeps the full margin (as if not improving) and late move
+        // pruning the full count (as if improving), their values before the flag.
         let improving = !in_check
             && ply >= 2
             && (self.evals[ply - 2] == -INF || static_eval > self.evals[ply - 2]);
