@@ -12,7 +12,9 @@
 //! error of `sigmoid(output)`, output 1.0 = 400 centipawns (nnue::SCALE). Adam with
 //! mini-batches, the batch's gradient summed over rayon's threads; the learning rate
 //! drops tenfold for the last fifth of the epochs. A random 1/50 of the positions
-//! is held out and its loss printed each epoch. Positions mirrored left-right are
+//! is held out and its loss printed each epoch, as is the loss on any `--test`
+//! files (positions never trained on, e.g. from matches against other engines: a
+//! check on positions unlike the training data's). Positions mirrored left-right are
 //! added when `--mirror` is given (chess is symmetric that way but for castling,
 //! which the network does not see).
 
@@ -69,6 +71,11 @@ pub struct TrainArgs {
     /// shipped network on new data; a lower --lr suits it).
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// Labelled positions never trained on, whose loss is printed before the first
+    /// epoch and after each (repeatable): e.g. positions of matches against other
+    /// engines, unlike the self-play data the network trains on.
+    #[arg(long = "test", value_name = "FILE")]
+    pub test: Vec<PathBuf>,
 }
 
 /// One position: its pieces, side to move, target probability from White's view.
@@ -434,10 +441,11 @@ impl Adam {
     }
 }
 
-fn load(args: &TrainArgs) -> Result<Vec<Sample>, String> {
+/// The positions of `paths` (`--variant`'s FENs), malformed positions skipped.
+fn load(paths: &[PathBuf], args: &TrainArgs) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     let mut bad = 0usize;
-    for path in &args.data {
+    for path in paths {
         let file = fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         for (number, line) in BufReader::new(file).lines().enumerate() {
             let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
@@ -500,7 +508,11 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
         .build()
         .map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let mut samples = load(args)?;
+    let mut samples = load(&args.data, args)?;
+    let test = load(&args.test, args)?;
+    if !args.test.is_empty() && test.is_empty() {
+        return Err("the --test files hold no positions".to_string());
+    }
     if samples.len() < 100 {
         return Err(format!(
             "only {} positions: too few to train",
@@ -521,12 +533,37 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
         training.extend(mirrored);
     }
     eprintln!(
-        "{} training, {} validation positions, loaded in {:.1} s",
+        "{} training, {} validation, {} test positions, loaded in {:.1} s",
         training.len(),
         validation.len(),
+        test.len(),
         start.elapsed().as_secs_f64()
     );
-    pool.install(|| train_from(args, &mut training, &validation, initial, &mut next, start))
+    let held_out = HeldOut {
+        validation: &validation,
+        test: &test,
+    };
+    pool.install(|| train_from(args, &mut training, held_out, initial, &mut next, start))
+}
+
+/// The positions the network never trains on: the validation 1/50 of the data and
+/// the `--test` files (possibly none).
+#[derive(Clone, Copy)]
+struct HeldOut<'a> {
+    validation: &'a [Sample],
+    test: &'a [Sample],
+}
+
+impl HeldOut<'_> {
+    /// "validation V" and, when there are test positions, "  test T".
+    fn losses(&self, params: &Params) -> (f32, String) {
+        let validation = params.loss(self.validation);
+        let mut line = format!("validation {validation:.6}");
+        if !self.test.is_empty() {
+            line += &format!("  test {:.6}", params.loss(self.test));
+        }
+        (validation, line)
+    }
 }
 
 /// The epochs of Adam from `params`. Fails, so that nothing is written, as soon as
@@ -534,7 +571,7 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
 fn train_from(
     args: &TrainArgs,
     training: &mut [Sample],
-    validation: &[Sample],
+    held_out: HeldOut,
     mut params: Params,
     next: &mut dyn FnMut() -> u64,
     start: Instant,
@@ -544,6 +581,7 @@ fn train_from(
         v: Params::zeros(),
         t: 0,
     };
+    eprintln!("epoch   0: {}", held_out.losses(&params).1);
     for epoch in 1..=args.epochs {
         let lr = if epoch * 5 > args.epochs * 4 {
             args.lr / 10.0
@@ -561,11 +599,9 @@ fn train_from(
             adam.step(&mut params, &mut grad, lr, batch.len());
         }
         let train_loss = total / training.len() as f32;
-        let validation_loss = params.loss(validation);
+        let (validation_loss, losses) = held_out.losses(&params);
         eprintln!(
-            "epoch {epoch:3}: train {:.6}  validation {:.6}  ({:.0} s)",
-            train_loss,
-            validation_loss,
+            "epoch {epoch:3}: train {train_loss:.6}  {losses}  ({:.0} s)",
             start.elapsed().as_secs_f64()
         );
         if !train_loss.is_finite() || !validation_loss.is_finite() {
@@ -598,6 +634,7 @@ mod tests {
             seed: 1,
             threads: 1,
             init: None,
+            test: vec![],
         }
     }
 
@@ -816,6 +853,76 @@ mod tests {
         ));
     }
 
+    /// The held-out losses: the validation set always, the `--test` set when given.
+    /// Untrained (all-zero) weights predict 0.5 for every position; with the game
+    /// result as the target (lambda 0) a draw costs 0 and a win 0.25.
+    #[test]
+    fn held_out_losses_show_the_test_set_when_there_is_one() {
+        let mut a = args();
+        a.lambda = 0.0;
+        let line = |fen: &str, result: &str| parse_line(&format!("{fen};0;{result}"), &a).unwrap();
+        let white = "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1";
+        let black = "4k3/8/8/8/8/8/8/4K1N1 b - - 0 1";
+        let validation = [line(white, "0.5")];
+        // A White win seen by White and by Black: the same error.
+        let test = [
+            line(white, "1"),
+            line(black, "1"),
+            line(black, "0.5"),
+            line(white, "0.5"),
+        ];
+        let p = Params::zeros();
+        let with_test = HeldOut {
+            validation: &validation,
+            test: &test,
+        };
+        assert_eq!(
+            with_test.losses(&p),
+            (0.0, "validation 0.000000  test 0.125000".to_string())
+        );
+        let without = HeldOut {
+            validation: &test,
+            test: &[],
+        };
+        assert_eq!(
+            without.losses(&p),
+            (0.125, "validation 0.125000".to_string())
+        );
+    }
+
+    /// `--test` files are read like the data: a missing file is an error, and so
+    /// is a set of files with no position in it (a test that tests nothing).
+    #[test]
+    fn test_files_must_exist_and_hold_positions() {
+        let dir = std::env::temp_dir();
+        let data = dir.join(format!("turncoat-test-data-{}.txt", std::process::id()));
+        let empty = dir.join(format!("turncoat-test-empty-{}.txt", std::process::id()));
+        let mut lines = String::new();
+        for i in 0..120 {
+            lines += &format!("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1;{i};0.5\n");
+        }
+        fs::write(&data, lines).unwrap();
+        fs::write(&empty, "\n").unwrap();
+        let mut a = args();
+        a.data = vec![data.clone()];
+        a.lr = 0.001;
+        a.batch = 64;
+        a.test = vec![empty.clone()];
+        let err = fit(&a).err();
+        a.test = vec![dir.join("turncoat-no-such-test-file.txt")];
+        let missing = fit(&a).err();
+        a.test = vec![data.clone()];
+        let ok = fit(&a).is_ok();
+        let _ = fs::remove_file(&data);
+        let _ = fs::remove_file(&empty);
+        assert_eq!(err.as_deref(), Some("the --test files hold no positions"));
+        assert!(missing.is_some_and(|e| e.starts_with(&format!(
+            "{}",
+            dir.join("turncoat-no-such-test-file.txt").display()
+        ))),);
+        assert!(ok);
+    }
+
     /// A run whose loss becomes non-finite stops with an error at that epoch and
     /// hands back no network (so `run` writes nothing).
     #[test]
@@ -824,6 +931,10 @@ mod tests {
         let s = parse_line(&format!("{fen};20;0.5"), &args()).unwrap();
         let mut training = vec![s; 8];
         let validation = vec![s; 2];
+        let held_out = HeldOut {
+            validation: &validation,
+            test: &[],
+        };
         let mut a = args();
         a.lr = 0.001;
         a.epochs = 3;
@@ -838,7 +949,7 @@ mod tests {
         let ok = train_from(
             &a,
             &mut training,
-            &validation,
+            held_out,
             Params::random(1),
             &mut next,
             Instant::now(),
@@ -846,16 +957,9 @@ mod tests {
         assert!(ok.is_ok());
         let mut bad = Params::random(1);
         bad.b2.iter_mut().for_each(|b| *b = f32::NAN);
-        let err = train_from(
-            &a,
-            &mut training,
-            &validation,
-            bad,
-            &mut next,
-            Instant::now(),
-        )
-        .err()
-        .expect("a NaN loss must fail");
+        let err = train_from(&a, &mut training, held_out, bad, &mut next, Instant::now())
+            .err()
+            .expect("a NaN loss must fail");
         assert!(
             err.starts_with("epoch 1: the loss is not finite (train NaN, validation NaN)"),
             "{err}"
