@@ -308,10 +308,36 @@ impl Accumulator {
     /// changed: a move touches two to four, a conversion or an attendant a few
     /// more. Each view's sums are read and written once per batch of them.
     pub fn update(&mut self, net: &Network, from: &PieceBoards, to: &PieceBoards) {
+        self.diff(net, None, from, to);
+    }
+
+    /// Sets `self` to the sums of `to` from `source`, the sums of `from`: the
+    /// search's step from a parent's slot to a child's, without first copying
+    /// the parent's sums into the child's.
+    pub fn update_from(
+        &mut self,
+        net: &Network,
+        source: &Accumulator,
+        from: &PieceBoards,
+        to: &PieceBoards,
+    ) {
+        self.diff(net, Some(source), from, to);
+    }
+
+    /// `update` (`source` None) or `update_from`.
+    fn diff(
+        &mut self,
+        net: &Network,
+        mut source: Option<&Accumulator>,
+        from: &PieceBoards,
+        to: &PieceBoards,
+    ) {
         const MAX: usize = 16;
         let mut added = [(0usize, 0usize); MAX];
         let mut removed = [(0usize, 0usize); MAX];
         let (mut n_added, mut n_removed) = (0, 0);
+        // The first batch reads `source`; any later one (a conversion cascade
+        // larger than a batch) continues from `self`.
         for i in 0..12 {
             let (old, new) = (from[i], to[i]);
             if old == new {
@@ -324,39 +350,44 @@ impl Accumulator {
                     feature(Color::Black, piece, sq),
                 )
             };
-            // A difference larger than a batch (a conversion cascade) is
-            // applied a batch at a time.
             for sq in old & !new {
                 if n_removed == MAX {
-                    self.apply(net, &added[..n_added], &removed[..n_removed]);
-                    (n_added, n_removed) = (0, 0);
+                    self.apply(net, source, &added[..n_added], &removed[..n_removed]);
+                    (n_added, n_removed, source) = (0, 0, None);
                 }
                 removed[n_removed] = features(sq);
                 n_removed += 1;
             }
             for sq in new & !old {
                 if n_added == MAX {
-                    self.apply(net, &added[..n_added], &removed[..n_removed]);
-                    (n_added, n_removed) = (0, 0);
+                    self.apply(net, source, &added[..n_added], &removed[..n_removed]);
+                    (n_added, n_removed, source) = (0, 0, None);
                 }
                 added[n_added] = features(sq);
                 n_added += 1;
             }
         }
-        self.apply(net, &added[..n_added], &removed[..n_removed]);
+        self.apply(net, source, &added[..n_added], &removed[..n_removed]);
     }
 
-    /// Adds the `added` features' columns and subtracts the `removed` ones
-    /// (each `(White's view, Black's view)`), in one pass over each view's sums.
-    fn apply(&mut self, net: &Network, added: &[(usize, usize)], removed: &[(usize, usize)]) {
+    /// Sets `self` to `source` (or to itself when `None`) plus the `added`
+    /// features' columns minus the `removed` ones (each `(White's view, Black's
+    /// view)`), in one pass over each view's sums.
+    fn apply(
+        &mut self,
+        net: &Network,
+        source: Option<&Accumulator>,
+        added: &[(usize, usize)],
+        removed: &[(usize, usize)],
+    ) {
         for view in [Color::White, Color::Black] {
             let column = |f: &(usize, usize)| &net.w1[if view == Color::White { f.0 } else { f.1 }];
-            let acc = &mut self.v[view as usize];
             // Lanes held in registers while every column is added.
             const LANES: usize = 32;
             for c in (0..HIDDEN).step_by(LANES) {
                 let mut lanes = [0i16; LANES];
-                lanes.copy_from_slice(&acc[c..c + LANES]);
+                let input = source.map_or(&self.v[view as usize], |s| &s.v[view as usize]);
+                lanes.copy_from_slice(&input[c..c + LANES]);
                 for f in added {
                     for (a, &w) in lanes.iter_mut().zip(&column(f)[c..c + LANES]) {
                         *a = a.wrapping_add(w);
@@ -367,7 +398,7 @@ impl Accumulator {
                         *a = a.wrapping_sub(w);
                     }
                 }
-                acc[c..c + LANES].copy_from_slice(&lanes);
+                self.v[view as usize][c..c + LANES].copy_from_slice(&lanes);
             }
         }
     }
@@ -375,46 +406,67 @@ impl Accumulator {
 
 /// The search's accumulators, one slot per ply. A slot's sums are exact for the
 /// board stored beside them, so any slot can be brought to any board by the
-/// difference; evaluation at ply p starts from slot p - 1 (usually the parent),
-/// else slot p (usually a sibling), else from scratch, and from scratch too when
-/// the difference is larger than the board.
+/// difference; evaluation at ply p reuses slot p when it already holds the board,
+/// else starts from slot p - 1 (usually the parent), else slot p (usually a
+/// sibling), else from scratch, and from scratch too when the difference is
+/// larger than the board. Sums are written straight into slot p.
 pub struct AccumulatorStack {
     net: &'static Network,
-    slots: Vec<Option<(PieceBoards, Accumulator)>>,
+    slots: Vec<Slot>,
+}
+
+/// One ply's sums and the board they are exact for (`valid` false: never set).
+#[derive(Clone, Copy)]
+struct Slot {
+    valid: bool,
+    boards: PieceBoards,
+    acc: Accumulator,
 }
 
 impl AccumulatorStack {
     pub fn new(net: &'static Network, plies: usize) -> AccumulatorStack {
+        let empty = Slot {
+            valid: false,
+            boards: [Bitboard::EMPTY; 12],
+            acc: Accumulator {
+                v: [[0; HIDDEN]; 2],
+            },
+        };
         AccumulatorStack {
             net,
-            slots: vec![None; plies],
+            slots: vec![empty; plies],
         }
     }
 
     /// Centipawns from the side to move's view for `boards` at `ply`.
     pub fn evaluate(&mut self, boards: &PieceBoards, turn: Color, ply: usize) -> i32 {
-        let changed = |(b, _): &(PieceBoards, Accumulator)| -> u32 {
-            b.iter()
+        let changed = |slot: &Slot| -> u32 {
+            slot.boards
+                .iter()
                 .zip(boards)
                 .map(|(x, y)| (*x ^ *y).count() as u32)
                 .sum()
         };
-        let source = match ply.checked_sub(1).and_then(|p| self.slots[p].as_ref()) {
-            Some(parent) => Some(parent),
-            None => self.slots[ply].as_ref(),
-        };
         // From scratch costs one column per piece; a difference one per square.
         let pieces = piece_count(boards);
-        let acc = match source {
-            Some(slot) if changed(slot) < pieces => {
-                let (from, mut acc) = *slot;
-                acc.update(self.net, &from, boards);
-                acc
+        let (before, rest) = self.slots.split_at_mut(ply);
+        let slot = &mut rest[0];
+        let parent = before.last().filter(|p| p.valid);
+        if !(slot.valid && slot.boards == *boards) {
+            match parent {
+                Some(p) if changed(p) < pieces => {
+                    slot.acc.update_from(self.net, &p.acc, &p.boards, boards)
+                }
+                _ if slot.valid && changed(slot) < pieces => {
+                    let from = slot.boards;
+                    slot.acc.update(self.net, &from, boards)
+                }
+                _ => slot.acc = Accumulator::from_boards(self.net, boards),
             }
-            _ => Accumulator::from_boards(self.net, boards),
-        };
-        self.slots[ply] = Some((*boards, acc));
-        self.net.evaluate(&acc, turn, pieces)
+            slot.boards = *boards;
+            slot.valid = true;
+        }
+        self.net.evaluate(&slot.acc, turn, pieces)
     }
 }
 
@@ -461,9 +513,48 @@ mod tests {
         moved[0] = moved[0].without(Square::E2).with(Square::E4);
         let swapped: PieceBoards = std::array::from_fn(|i| start[(i + 6) % 12]);
         for target in [moved, swapped] {
+            let exact = Accumulator::from_boards(net, &target).v;
             let mut acc = Accumulator::from_boards(net, &start);
             acc.update(net, &start, &target);
-            assert!(acc.v == Accumulator::from_boards(net, &target).v);
+            assert!(acc.v == exact);
+            // Into another accumulator (the child's slot holds other sums).
+            let source = Accumulator::from_boards(net, &start);
+            let mut child = Accumulator::from_boards(net, &swapped);
+            child.v[0][0] = 12345;
+            child.update_from(net, &source, &start, &target);
+            assert!(child.v == exact);
+        }
+    }
+
+    /// The stack's evaluations equal those made from scratch whichever slot
+    /// they start from: a child, a sibling, the same board again, a board far
+    /// from every slot.
+    #[test]
+    fn stack_matches_evaluation_from_scratch() {
+        let net = Net::Chess.network();
+        let start = piece_boards(&crate::rules::position::Position::<
+            crate::rules::variants::chess::Chess,
+        >::startpos());
+        let mut e4 = start;
+        e4[0] = e4[0].without(Square::E2).with(Square::E4);
+        let mut d4 = start;
+        d4[0] = d4[0].without(Square::D2).with(Square::D4);
+        let swapped: PieceBoards = std::array::from_fn(|i| start[(i + 6) % 12]);
+        let mut stack = AccumulatorStack::new(net, 4);
+        for (boards, turn, ply) in [
+            (start, Color::White, 0),
+            (e4, Color::Black, 1),
+            (d4, Color::Black, 1),
+            (d4, Color::Black, 1),
+            (swapped, Color::White, 2),
+            (start, Color::White, 0),
+            (e4, Color::Black, 1),
+        ] {
+            assert_eq!(
+                stack.evaluate(&boards, turn, ply),
+                net.evaluate_board(&boards, turn),
+                "ply {ply}"
+            );
         }
     }
 }
