@@ -1,5 +1,6 @@
 //! The standard-chess network: a small efficiently updatable neural network
-//! (768 -> 2 x 256 -> 1, the output layer one of 8 chosen by the number of pieces)
+//! (768 -> 2 x N -> 1, the output layer one of 8 chosen by the number of pieces;
+//! N, the hidden width, is read from the file: 256 for the variants' networks)
 //! that replaces the hand-written evaluation in chess (UCI `Use NNUE`, on by
 //! default).
 //!
@@ -29,7 +30,12 @@ use shakmaty::{Bitboard, Color, Piece, Role, Square};
 use crate::rules::position::Board;
 
 pub const INPUTS: usize = 768;
+/// The hidden width `turncoat train` makes unless told otherwise.
 pub const HIDDEN: usize = 256;
+/// The widest hidden layer a network file may have (the accumulators' room);
+/// widths are multiples of [`WIDTH_STEP`], the vector code's stride.
+pub const MAX_HIDDEN: usize = 512;
+pub const WIDTH_STEP: usize = 32;
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Network output 1.0 = SCALE centipawns (also the trainer's sigmoid scale).
@@ -39,9 +45,11 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 /// Output layers, by the number of pieces on the board (see [`bucket`]).
 pub const BUCKETS: usize = 8;
 pub const MAGIC: &[u8; 4] = b"TCN2";
-/// Bytes of a network file: magic, HIDDEN as u32, w1, b1, then w2 (i16) and b2
-/// (i32) of each bucket in turn, little-endian.
-pub const FILE_LEN: usize = 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN) + BUCKETS * (2 * 2 * HIDDEN + 4);
+/// Bytes of a network file of hidden width `hidden`: magic, `hidden` as u32, w1,
+/// b1, then w2 (i16) and b2 (i32) of each bucket in turn, little-endian.
+pub const fn file_len(hidden: usize) -> usize {
+    4 + 4 + 2 * (INPUTS * hidden + hidden) + BUCKETS * (2 * 2 * hidden + 4)
+}
 
 /// The shipped networks, one per variant that has one (`src/engine/nnue/<variant>.net`,
 /// embedded in the binary; `docs/TRAINING.md` says which data and commands made
@@ -106,52 +114,60 @@ pub fn feature(view: Color, piece: Piece, sq: Square) -> usize {
     theirs * 384 + (piece.role as usize - 1) * 64 + sq
 }
 
-/// A network's quantised weights, borrowed: w1 by feature, b1, each bucket's w2, b2.
-pub type Weights<'a> = (
-    &'a [[i16; HIDDEN]; INPUTS],
-    &'a [i16; HIDDEN],
-    &'a [[i16; 2 * HIDDEN]; BUCKETS],
-    &'a [i32; BUCKETS],
-);
+/// A network's quantised weights, borrowed, in the file's order: the hidden
+/// width, w1 by feature (`hidden` each), b1, each bucket's w2 (`2 * hidden`), b2.
+pub type Weights<'a> = (usize, &'a [i16], &'a [i16], &'a [i16], &'a [i32; BUCKETS]);
 
-#[repr(C, align(64))]
 pub struct Network {
-    /// First layer, one HIDDEN-wide column per input feature.
-    w1: [[i16; HIDDEN]; INPUTS],
-    b1: [i16; HIDDEN],
-    /// Output weights per bucket: side to move's half first, then the opponent's.
-    w2: [[i16; 2 * HIDDEN]; BUCKETS],
+    /// Neurons per accumulator (per view).
+    hidden: usize,
+    /// First layer, one `hidden`-wide column per input feature.
+    w1: Vec<i16>,
+    b1: Vec<i16>,
+    /// Output weights per bucket (`2 * hidden` each): side to move's half first,
+    /// then the opponent's.
+    w2: Vec<i16>,
     b2: [i32; BUCKETS],
 }
 
 impl Network {
     /// Parses a network file; the error says why it is not one of this shape.
     pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, String> {
-        if bytes.len() != FILE_LEN || &bytes[..4] != MAGIC {
+        let magic = &bytes[..bytes.len().min(4)];
+        if bytes.len() < 8 || magic != MAGIC {
             return Err(format!(
-                "not a network file of this shape ({} bytes, {FILE_LEN} expected, magic {:?})",
+                "not a network file ({} bytes, magic {:?}, {:?} expected)",
                 bytes.len(),
-                String::from_utf8_lossy(&bytes[..bytes.len().min(4)])
+                String::from_utf8_lossy(magic),
+                String::from_utf8_lossy(MAGIC)
             ));
         }
-        let hidden = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
-        if hidden as usize != HIDDEN {
-            return Err(format!("{hidden} hidden neurons, this build has {HIDDEN}"));
+        let hidden = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
+        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(WIDTH_STEP) {
+            return Err(format!(
+                "{hidden} hidden neurons: a multiple of {WIDTH_STEP} up to {MAX_HIDDEN} expected"
+            ));
+        }
+        if bytes.len() != file_len(hidden) {
+            return Err(format!(
+                "{} bytes, {} expected for {hidden} hidden neurons",
+                bytes.len(),
+                file_len(hidden)
+            ));
         }
         // The length is checked above, so every read below is in bounds.
         let mut rest = &bytes[8..];
         let mut net = Box::new(Network {
-            w1: [[0; HIDDEN]; INPUTS],
-            b1: [0; HIDDEN],
-            w2: [[0; 2 * HIDDEN]; BUCKETS],
+            hidden,
+            w1: vec![0; INPUTS * hidden],
+            b1: vec![0; hidden],
+            w2: vec![0; BUCKETS * 2 * hidden],
             b2: [0; BUCKETS],
         });
-        for column in net.w1.iter_mut() {
-            read_i16s(&mut rest, column);
-        }
+        read_i16s(&mut rest, &mut net.w1);
         read_i16s(&mut rest, &mut net.b1);
         for b in 0..BUCKETS {
-            read_i16s(&mut rest, &mut net.w2[b]);
+            read_i16s(&mut rest, &mut net.w2[b * 2 * hidden..][..2 * hidden]);
             let (head, tail) = rest.split_at(4);
             net.b2[b] = i32::from_le_bytes([head[0], head[1], head[2], head[3]]);
             rest = tail;
@@ -162,21 +178,33 @@ impl Network {
     /// The quantised weights in the file's order (w1 by feature, b1, then each
     /// bucket's w2 and b2): what `turncoat train --init` starts from.
     pub fn weights(&self) -> Weights<'_> {
-        (&self.w1, &self.b1, &self.w2, &self.b2)
+        (self.hidden, &self.w1, &self.b1, &self.w2, &self.b2)
+    }
+
+    /// Neurons per accumulator.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The first-layer column of input `feature`.
+    #[inline]
+    fn column(&self, feature: usize) -> &[i16] {
+        &self.w1[feature * self.hidden..][..self.hidden]
     }
 
     /// Centipawns from the side to move's view, the sums made from scratch
     /// (`eval`, tests); the search keeps them in an `AccumulatorStack`.
     pub fn evaluate_board(&self, boards: &PieceBoards, turn: Color) -> i32 {
-        let acc = Accumulator::from_boards(self, boards);
+        let mut acc = Accumulator::zeroed();
+        acc.refresh(self, boards);
         self.evaluate(&acc, turn, piece_count(boards))
     }
 
     /// Centipawns from the side to move's view of a board with `pieces` pieces.
     pub fn evaluate(&self, acc: &Accumulator, turn: Color, pieces: u32) -> i32 {
-        let b = bucket(pieces);
-        let (us, them) = (&acc.v[turn as usize], &acc.v[!turn as usize]);
-        let (w_us, w_them) = self.w2[b].split_at(HIDDEN);
+        let (b, h) = (bucket(pieces), self.hidden);
+        let (us, them) = (&acc.v[turn as usize][..h], &acc.v[!turn as usize][..h]);
+        let (w_us, w_them) = self.w2[b * 2 * h..][..2 * h].split_at(h);
         let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
         (sum / QA + self.b2[b]) * SCALE / (QA * QB)
     }
@@ -194,20 +222,21 @@ fn read_i16s(bytes: &mut &[u8], out: &mut [i16]) {
 /// sum(clamp(x, 0, QA)^2 * w). `x * w` fits i16 after the clamp (|w| <= 127),
 /// so SSE2 (every x86-64) does eight lanes: a 16-bit multiply, then a
 /// multiply-add of pairs into 32 bits; AVX2, where the build targets it
-/// (`.cargo/config.toml`: the building machine's CPU), sixteen.
+/// (`.cargo/config.toml`: the building machine's CPU), sixteen. `acc`'s length
+/// is a multiple of WIDTH_STEP, `w` at least as long.
 #[inline]
-fn screlu_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
+fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     {
         use std::arch::x86_64::*;
-        assert!(w.len() >= HIDDEN);
+        assert!(w.len() >= acc.len() && acc.len().is_multiple_of(16));
         // SAFETY: the build targets AVX2 (cfg above); every load reads 16 lanes
-        // inside `acc` (HIDDEN i16) or `w` (at least HIDDEN i16, checked above).
+        // inside `acc` or `w` (lengths checked above).
         unsafe {
             let zero = _mm256_setzero_si256();
             let qa = _mm256_set1_epi16(QA as i16);
             let mut sum = _mm256_setzero_si256();
-            for i in (0..HIDDEN).step_by(16) {
+            for i in (0..acc.len()).step_by(16) {
                 let x = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
                 let x = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
                 let wv = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
@@ -221,14 +250,14 @@ fn screlu_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     {
         use std::arch::x86_64::*;
-        assert!(w.len() >= HIDDEN);
+        assert!(w.len() >= acc.len() && acc.len().is_multiple_of(8));
         // SAFETY: SSE2 is part of x86-64; every load reads 8 lanes inside
-        // `acc` (HIDDEN i16) or `w` (at least HIDDEN i16, checked above).
+        // `acc` or `w` (lengths checked above).
         unsafe {
             let zero = _mm_setzero_si128();
             let qa = _mm_set1_epi16(QA as i16);
             let mut sum = _mm_setzero_si128();
-            for i in (0..HIDDEN).step_by(8) {
+            for i in (0..acc.len()).step_by(8) {
                 let x = _mm_loadu_si128(acc.as_ptr().add(i) as *const __m128i);
                 let x = _mm_min_epi16(_mm_max_epi16(x, zero), qa);
                 let wv = _mm_loadu_si128(w.as_ptr().add(i) as *const __m128i);
@@ -250,11 +279,12 @@ fn screlu_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
     }
 }
 
-/// Both sides' first-layer sums for one board; colour index = view.
+/// Both sides' first-layer sums for one board; colour index = view. Room for
+/// the widest network; a network of `hidden` neurons uses the first `hidden`.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 pub struct Accumulator {
-    v: [[i16; HIDDEN]; 2],
+    v: [[i16; MAX_HIDDEN]; 2],
 }
 
 /// The 12 piece bitboards of a board, the form the accumulator reads and diffs:
@@ -281,23 +311,29 @@ pub fn piece_boards(pos: &Board) -> PieceBoards {
 }
 
 impl Accumulator {
-    /// The sums from scratch.
-    pub fn from_boards(net: &Network, boards: &PieceBoards) -> Accumulator {
-        let mut acc = Accumulator {
-            v: [net.b1, net.b1],
-        };
+    pub fn zeroed() -> Accumulator {
+        Accumulator {
+            v: [[0; MAX_HIDDEN]; 2],
+        }
+    }
+
+    /// The sums from scratch, in place (an accumulator is 4 KiB: not moved).
+    pub fn refresh(&mut self, net: &Network, boards: &PieceBoards) {
+        let h = net.hidden;
+        for view in &mut self.v {
+            view[..h].copy_from_slice(&net.b1);
+        }
         for (i, &squares) in boards.iter().enumerate() {
             for sq in squares {
-                acc.add(net, piece_of(i), sq);
+                self.add(net, piece_of(i), sq);
             }
         }
-        acc
     }
 
     #[inline]
     pub fn add(&mut self, net: &Network, piece: Piece, sq: Square) {
         for view in [Color::White, Color::Black] {
-            let column = &net.w1[feature(view, piece, sq)];
+            let column = net.column(feature(view, piece, sq));
             for (a, &w) in self.v[view as usize].iter_mut().zip(column) {
                 *a += w;
             }
@@ -380,25 +416,27 @@ impl Accumulator {
         added: &[(usize, usize)],
         removed: &[(usize, usize)],
     ) {
+        let h = net.hidden;
         for view in [Color::White, Color::Black] {
-            let column = |f: &(usize, usize)| &net.w1[if view == Color::White { f.0 } else { f.1 }];
+            // Where each feature's column starts in w1.
+            let start = |f: &(usize, usize)| h * if view == Color::White { f.0 } else { f.1 };
             // Lanes held in registers while every column is added.
-            const LANES: usize = 32;
-            for c in (0..HIDDEN).step_by(LANES) {
+            const LANES: usize = WIDTH_STEP;
+            for c in (0..h).step_by(LANES) {
                 let mut lanes = [0i16; LANES];
                 let input = source.map_or(&self.v[view as usize], |s| &s.v[view as usize]);
-                lanes.copy_from_slice(&input[c..c + LANES]);
+                lanes.copy_from_slice(&input[c..][..LANES]);
                 for f in added {
-                    for (a, &w) in lanes.iter_mut().zip(&column(f)[c..c + LANES]) {
+                    for (a, &w) in lanes.iter_mut().zip(&net.w1[start(f) + c..][..LANES]) {
                         *a = a.wrapping_add(w);
                     }
                 }
                 for f in removed {
-                    for (a, &w) in lanes.iter_mut().zip(&column(f)[c..c + LANES]) {
+                    for (a, &w) in lanes.iter_mut().zip(&net.w1[start(f) + c..][..LANES]) {
                         *a = a.wrapping_sub(w);
                     }
                 }
-                self.v[view as usize][c..c + LANES].copy_from_slice(&lanes);
+                self.v[view as usize][c..][..LANES].copy_from_slice(&lanes);
             }
         }
     }
@@ -428,9 +466,7 @@ impl AccumulatorStack {
         let empty = Slot {
             valid: false,
             boards: [Bitboard::EMPTY; 12],
-            acc: Accumulator {
-                v: [[0; HIDDEN]; 2],
-            },
+            acc: Accumulator::zeroed(),
         };
         AccumulatorStack {
             net,
@@ -461,7 +497,7 @@ impl AccumulatorStack {
                     let from = slot.boards;
                     slot.acc.update(self.net, &from, boards)
                 }
-                _ => slot.acc = Accumulator::from_boards(self.net, boards),
+                _ => slot.acc.refresh(self.net, boards),
             }
             slot.boards = *boards;
             slot.valid = true;
@@ -473,6 +509,12 @@ impl AccumulatorStack {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sums(net: &Network, boards: &PieceBoards) -> Box<Accumulator> {
+        let mut acc = Box::new(Accumulator::zeroed());
+        acc.refresh(net, boards);
+        acc
+    }
 
     #[test]
     fn features_mirror_between_views() {
@@ -513,13 +555,13 @@ mod tests {
         moved[0] = moved[0].without(Square::E2).with(Square::E4);
         let swapped: PieceBoards = std::array::from_fn(|i| start[(i + 6) % 12]);
         for target in [moved, swapped] {
-            let exact = Accumulator::from_boards(net, &target).v;
-            let mut acc = Accumulator::from_boards(net, &start);
+            let exact = sums(net, &target).v;
+            let mut acc = sums(net, &start);
             acc.update(net, &start, &target);
             assert!(acc.v == exact);
             // Into another accumulator (the child's slot holds other sums).
-            let source = Accumulator::from_boards(net, &start);
-            let mut child = Accumulator::from_boards(net, &swapped);
+            let source = sums(net, &start);
+            let mut child = sums(net, &swapped);
             child.v[0][0] = 12345;
             child.update_from(net, &source, &start, &target);
             assert!(child.v == exact);

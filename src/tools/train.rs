@@ -27,7 +27,7 @@ use clap::Args;
 use rayon::prelude::*;
 use shakmaty::{Color, Piece, Square};
 
-use crate::engine::nnue::{self, BUCKETS, HIDDEN, INPUTS};
+use crate::engine::nnue::{self, BUCKETS, INPUTS};
 use crate::engine::policy::Policy;
 use crate::rules::fen;
 use crate::rules::variants::VariantKind;
@@ -50,6 +50,10 @@ pub struct TrainArgs {
     pub epochs: usize,
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
+    /// Neurons per accumulator: a multiple of 32 up to 512 (256 unless told;
+    /// with --init, the starting network's).
+    #[arg(long)]
+    pub hidden: Option<usize>,
     /// Adam step size.
     #[arg(long, default_value_t = 0.001)]
     pub lr: f32,
@@ -217,31 +221,48 @@ fn parse_position(line: &str, args: &TrainArgs, score: f32, result: f32) -> Resu
 /// Float weights in the file's layout.
 #[derive(Clone)]
 struct Params {
+    /// Neurons per accumulator.
+    hidden: usize,
     w1: Vec<f32>,
     b1: Vec<f32>,
-    /// BUCKETS output layers of 2 * HIDDEN weights, one after the other.
+    /// BUCKETS output layers of 2 * hidden weights, one after the other.
     w2: Vec<f32>,
     b2: Vec<f32>,
 }
 
+/// One thread's working memory for a sample: the two views' first-layer sums
+/// and a gradient column (allocated once per batch share, not per sample).
+struct Scratch {
+    acc: Vec<f32>,
+    d: Vec<f32>,
+}
+
 impl Params {
-    fn zeros() -> Params {
+    fn zeros(hidden: usize) -> Params {
         Params {
-            w1: vec![0.0; INPUTS * HIDDEN],
-            b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; BUCKETS * 2 * HIDDEN],
+            hidden,
+            w1: vec![0.0; INPUTS * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; BUCKETS * 2 * hidden],
             b2: vec![0.0; BUCKETS],
         }
     }
 
-    fn random(seed: u64) -> Params {
+    fn scratch(&self) -> Scratch {
+        Scratch {
+            acc: vec![0.0; 2 * self.hidden],
+            d: vec![0.0; self.hidden],
+        }
+    }
+
+    fn random(seed: u64, hidden: usize) -> Params {
         let mut next = xorshift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let mut uniform =
             move |bound: f32| ((next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound;
-        let mut p = Params::zeros();
+        let mut p = Params::zeros(hidden);
         let b1 = 1.0 / (INPUTS as f32).sqrt();
         p.w1.iter_mut().for_each(|w| *w = uniform(b1));
-        let b2 = 1.0 / ((2 * HIDDEN) as f32).sqrt();
+        let b2 = 1.0 / ((2 * hidden) as f32).sqrt();
         p.w2.iter_mut().for_each(|w| *w = uniform(b2));
         p
     }
@@ -265,60 +286,60 @@ impl Params {
         [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
     }
 
-    /// The first layer's sums for both views (side to move first) and the
-    /// output's probability through output layer `bucket`.
-    fn forward(&self, views: [&[u16]; 2], bucket: usize) -> ([[f32; HIDDEN]; 2], f32) {
-        let (acc, out) = self.forward_logit(views, bucket);
-        (acc, sigmoid(out))
+    /// The output's probability through output layer `bucket`; `acc` is left
+    /// holding the first layer's sums for both views (side to move first).
+    fn forward(&self, views: [&[u16]; 2], bucket: usize, acc: &mut [f32]) -> f32 {
+        sigmoid(self.forward_logit(views, bucket, acc))
     }
 
     /// The output before the sigmoid, in units of `nnue::SCALE` centipawns: what
     /// the engine computes (in integers), without the f32 logit of a
     /// probability near 1 that loses centipawns at large scores.
-    fn forward_logit(&self, views: [&[u16]; 2], bucket: usize) -> ([[f32; HIDDEN]; 2], f32) {
-        let mut acc = [[0f32; HIDDEN]; 2];
-        for (a, feats) in acc.iter_mut().zip(views) {
+    fn forward_logit(&self, views: [&[u16]; 2], bucket: usize, acc: &mut [f32]) -> f32 {
+        let h = self.hidden;
+        for (a, feats) in acc.chunks_exact_mut(h).zip(views) {
             a.copy_from_slice(&self.b1);
             for &f in feats {
-                let column = &self.w1[f as usize * HIDDEN..][..HIDDEN];
+                let column = &self.w1[f as usize * h..][..h];
                 for (x, w) in a.iter_mut().zip(column) {
                     *x += w;
                 }
             }
         }
         let mut out = self.b2[bucket];
-        for (half, a) in acc.iter().enumerate() {
-            let w2 = &self.w2[(2 * bucket + half) * HIDDEN..][..HIDDEN];
+        for (half, a) in acc.chunks_exact(h).enumerate() {
+            let w2 = &self.w2[(2 * bucket + half) * h..][..h];
             for (x, w) in a.iter().zip(w2) {
                 let c = x.clamp(0.0, 1.0);
                 out += c * c * w;
             }
         }
-        (acc, out)
+        out
     }
 
     /// One sample's squared error.
-    fn error(&self, s: &Sample) -> f32 {
+    fn error(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
         let (us, them) = s.views();
         let n = s.count as usize;
-        let (_, p) = self.forward([&us[..n], &them[..n]], s.bucket());
+        let p = self.forward([&us[..n], &them[..n]], s.bucket(), &mut scratch.acc);
         (p - s.target_to_move()).powi(2)
     }
 
     /// Adds the gradient of one sample's squared error to `grad`; returns the error.
-    fn backprop(&self, s: &Sample, grad: &mut Params) -> f32 {
+    fn backprop(&self, s: &Sample, grad: &mut Params, scratch: &mut Scratch) -> f32 {
+        let h = self.hidden;
         let (us, them) = s.views();
         let n = s.count as usize;
         let bucket = s.bucket();
-        let (acc, p) = self.forward([&us[..n], &them[..n]], bucket);
+        let Scratch { acc, d } = scratch;
+        let p = self.forward([&us[..n], &them[..n]], bucket, acc);
         let err = p - s.target_to_move();
         let g = 2.0 * err * p * (1.0 - p);
         grad.b2[bucket] += g;
-        for (half, (a, feats)) in acc.iter().zip([&us[..n], &them[..n]]).enumerate() {
-            let w2 = &self.w2[(2 * bucket + half) * HIDDEN..][..HIDDEN];
-            let gw2 = &mut grad.w2[(2 * bucket + half) * HIDDEN..][..HIDDEN];
-            let mut d = [0f32; HIDDEN];
-            for i in 0..HIDDEN {
+        for (half, (a, feats)) in acc.chunks_exact(h).zip([&us[..n], &them[..n]]).enumerate() {
+            let w2 = &self.w2[(2 * bucket + half) * h..][..h];
+            let gw2 = &mut grad.w2[(2 * bucket + half) * h..][..h];
+            for i in 0..h {
                 let c = a[i].clamp(0.0, 1.0);
                 gw2[i] += g * c * c;
                 d[i] = if a[i] > 0.0 && a[i] < 1.0 {
@@ -327,12 +348,12 @@ impl Params {
                     0.0
                 };
             }
-            for (b, x) in grad.b1.iter_mut().zip(&d) {
+            for (b, x) in grad.b1.iter_mut().zip(d.iter()) {
                 *b += x;
             }
             for &f in feats {
-                let column = &mut grad.w1[f as usize * HIDDEN..][..HIDDEN];
-                for (w, x) in column.iter_mut().zip(&d) {
+                let column = &mut grad.w1[f as usize * h..][..h];
+                for (w, x) in column.iter_mut().zip(d.iter()) {
                     *w += x;
                 }
             }
@@ -345,15 +366,16 @@ impl Params {
         batch
             .par_chunks(chunk)
             .map(|part| {
-                let mut grad = Params::zeros();
+                let mut grad = Params::zeros(self.hidden);
+                let mut scratch = self.scratch();
                 let loss = part
                     .iter()
-                    .map(|s| self.backprop(s, &mut grad))
+                    .map(|s| self.backprop(s, &mut grad, &mut scratch))
                     .sum::<f32>();
                 (grad, loss)
             })
             .reduce(
-                || (Params::zeros(), 0.0),
+                || (Params::zeros(self.hidden), 0.0),
                 |(mut a, la), (b, lb)| {
                     a.add(&b);
                     (a, la + lb)
@@ -362,7 +384,10 @@ impl Params {
     }
 
     fn loss(&self, samples: &[Sample]) -> f32 {
-        let total: f32 = samples.par_iter().map(|s| self.error(s)).sum();
+        let total: f32 = samples
+            .par_iter()
+            .map_init(|| self.scratch(), |scratch, s| self.error(s, scratch))
+            .sum();
         total / samples.len().max(1) as f32
     }
 
@@ -372,13 +397,14 @@ impl Params {
         let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let net =
             nnue::Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        let (w1, b1, w2, b2) = net.weights();
+        let (hidden, w1, b1, w2, b2) = net.weights();
         let qa = nnue::QA as f32;
         let qb = nnue::QB as f32;
         Ok(Params {
-            w1: w1.iter().flatten().map(|&w| w as f32 / qa).collect(),
+            hidden,
+            w1: w1.iter().map(|&w| w as f32 / qa).collect(),
             b1: b1.iter().map(|&w| w as f32 / qa).collect(),
-            w2: w2.iter().flatten().map(|&w| w as f32 / qb).collect(),
+            w2: w2.iter().map(|&w| w as f32 / qb).collect(),
             b2: b2.iter().map(|&b| b as f32 / (qa * qb)).collect(),
         })
     }
@@ -386,14 +412,14 @@ impl Params {
     /// Writes the network file: to `<path>.tmp`, then renamed over `path`, so that
     /// a run killed while writing leaves the old file whole.
     fn write(&self, path: &PathBuf) -> Result<(), String> {
-        let mut bytes = Vec::with_capacity(nnue::FILE_LEN);
+        let mut bytes = Vec::with_capacity(nnue::file_len(self.hidden));
         bytes.extend_from_slice(nnue::MAGIC);
-        bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         let quantise = |x: f32, q: i32| (x * q as f32).round() as i16;
         for &w in self.w1.iter().chain(&self.b1) {
             bytes.extend_from_slice(&quantise(w, nnue::QA).to_le_bytes());
         }
-        for (w2, &b2) in self.w2.chunks_exact(2 * HIDDEN).zip(&self.b2) {
+        for (w2, &b2) in self.w2.chunks_exact(2 * self.hidden).zip(&self.b2) {
             for &w in w2 {
                 bytes.extend_from_slice(&quantise(w, nnue::QB).to_le_bytes());
             }
@@ -500,8 +526,29 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
         return Err(format!("--out '{}' is a directory", args.out.display()));
     }
     let initial = match &args.init {
-        Some(path) => Params::read(path)?,
-        None => Params::random(args.seed),
+        Some(path) => {
+            let p = Params::read(path)?;
+            if args.hidden.is_some_and(|h| h != p.hidden) {
+                return Err(format!(
+                    "--hidden {} but the --init network has {} hidden neurons",
+                    args.hidden.unwrap_or(0),
+                    p.hidden
+                ));
+            }
+            p
+        }
+        None => {
+            let hidden = args.hidden.unwrap_or(nnue::HIDDEN);
+            if hidden == 0 || hidden > nnue::MAX_HIDDEN || !hidden.is_multiple_of(nnue::WIDTH_STEP)
+            {
+                return Err(format!(
+                    "--hidden must be a multiple of {} up to {}, got {hidden}",
+                    nnue::WIDTH_STEP,
+                    nnue::MAX_HIDDEN
+                ));
+            }
+            Params::random(args.seed, hidden)
+        }
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
@@ -577,8 +624,8 @@ fn train_from(
     start: Instant,
 ) -> Result<Params, String> {
     let mut adam = Adam {
-        m: Params::zeros(),
-        v: Params::zeros(),
+        m: Params::zeros(params.hidden),
+        v: Params::zeros(params.hidden),
         t: 0,
     };
     eprintln!("epoch   0: {}", held_out.losses(&params).1);
@@ -635,16 +682,23 @@ mod tests {
             threads: 1,
             init: None,
             test: vec![],
+            hidden: None,
         }
     }
 
     /// The file the trainer writes is the network the engine reads: with weights
     /// on the quantisation grid the engine's centipawns equal the trainer's float
     /// output, bucket by bucket (each bucket's bias 200 cp from the next, so a
-    /// layer read from the wrong place shows).
+    /// layer read from the wrong place shows), at every width tried.
     #[test]
     fn written_network_evaluates_like_the_trainer() {
-        let mut p = Params::zeros();
+        for hidden in [nnue::HIDDEN, 64, 512] {
+            written_network_evaluates_like_the_trainer_at(hidden);
+        }
+    }
+
+    fn written_network_evaluates_like_the_trainer_at(hidden: usize) {
+        let mut p = Params::zeros(hidden);
         let grid = |i: usize, span: usize| ((i * 7919) % (2 * span + 1)) as f32 - span as f32;
         for (i, w) in p.w1.iter_mut().enumerate() {
             *w = grid(i, 12) / nnue::QA as f32;
@@ -663,6 +717,7 @@ mod tests {
         let bytes = fs::read(&path).unwrap();
         let _ = fs::remove_file(&path);
         let net = nnue::Network::from_bytes(&bytes).expect("a network file");
+        assert_eq!(net.hidden(), hidden);
         let mut buckets = Vec::new();
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -675,14 +730,14 @@ mod tests {
             let s = parse_line(&format!("{fen};0;0.5"), &args()).unwrap();
             let (us, them) = s.views();
             let n = s.count as usize;
-            let (_, out) = p.forward_logit([&us[..n], &them[..n]], s.bucket());
+            let out = p.forward_logit([&us[..n], &them[..n]], s.bucket(), &mut p.scratch().acc);
             let float_cp = out * nnue::SCALE as f32;
             let pos: crate::rules::position::Position<crate::rules::variants::chess::Chess> =
                 crate::rules::fen::parse(fen).unwrap();
             let engine_cp = net.evaluate_board(&nnue::piece_boards(&pos), pos.turn());
             assert!(
                 (engine_cp as f32 - float_cp).abs() <= 2.0,
-                "{fen}: engine {engine_cp}, trainer {float_cp}"
+                "{fen}, {hidden} wide: engine {engine_cp}, trainer {float_cp}"
             );
             buckets.push(s.bucket());
         }
@@ -716,20 +771,45 @@ mod tests {
         let _ = fs::remove_file(&short);
         assert!(
             err.ends_with(&format!(
-                "not a network file of this shape (8 bytes, {} expected, magic \"TCN2\")",
-                nnue::FILE_LEN
+                "8 bytes, {} expected for 256 hidden neurons",
+                nnue::file_len(256)
             )),
             "{err}"
         );
-        let mut wrong = vec![0u8; nnue::FILE_LEN];
+        // A 128-wide file's length with a 256 header; a width that is not a
+        // multiple of 32; another magic.
+        let mut wrong = vec![0u8; nnue::file_len(128)];
         wrong[..4].copy_from_slice(nnue::MAGIC);
-        wrong[4..8].copy_from_slice(&128u32.to_le_bytes());
-        let narrow = dir.join(format!("turncoat-narrow-{}.net", std::process::id()));
-        fs::write(&narrow, &wrong).unwrap();
-        let err = Params::read(&narrow).err().unwrap();
-        let _ = fs::remove_file(&narrow);
+        wrong[4..8].copy_from_slice(&256u32.to_le_bytes());
+        let file = dir.join(format!("turncoat-wrong-{}.net", std::process::id()));
+        let refused = |bytes: &[u8]| {
+            fs::write(&file, bytes).unwrap();
+            let err = Params::read(&file).err().unwrap();
+            let _ = fs::remove_file(&file);
+            err
+        };
+        let err = refused(&wrong);
         assert!(
-            err.ends_with(&format!("128 hidden neurons, this build has {HIDDEN}")),
+            err.ends_with(&format!(
+                "{} bytes, {} expected for 256 hidden neurons",
+                nnue::file_len(128),
+                nnue::file_len(256)
+            )),
+            "{err}"
+        );
+        wrong[4..8].copy_from_slice(&100u32.to_le_bytes());
+        let err = refused(&wrong);
+        assert!(
+            err.ends_with("100 hidden neurons: a multiple of 32 up to 512 expected"),
+            "{err}"
+        );
+        wrong[..4].copy_from_slice(b"TCN1");
+        let err = refused(&wrong);
+        assert!(
+            err.ends_with(&format!(
+                "not a network file ({} bytes, magic \"TCN1\", \"TCN2\" expected)",
+                nnue::file_len(128)
+            )),
             "{err}"
         );
         let missing = dir.join("turncoat-no-such-network.net");
@@ -799,7 +879,11 @@ mod tests {
             let centipawns = |params: &Params, s: &Sample| {
                 let (us, them) = s.views();
                 let n = s.count as usize;
-                let (_, out) = params.forward_logit([&us[..n], &them[..n]], s.bucket());
+                let out = params.forward_logit(
+                    [&us[..n], &them[..n]],
+                    s.bucket(),
+                    &mut params.scratch().acc,
+                );
                 out * nnue::SCALE as f32
             };
             let (mut exact, mut rounded, mut checked) = (0f32, 0f32, 0);
@@ -871,7 +955,7 @@ mod tests {
             line(black, "0.5"),
             line(white, "0.5"),
         ];
-        let p = Params::zeros();
+        let p = Params::zeros(nnue::HIDDEN);
         let with_test = HeldOut {
             validation: &validation,
             test: &test,
@@ -952,12 +1036,12 @@ mod tests {
             &a,
             &mut training,
             held_out,
-            Params::random(1),
+            Params::random(1, nnue::HIDDEN),
             &mut next,
             Instant::now(),
         );
         assert!(ok.is_ok());
-        let mut bad = Params::random(1);
+        let mut bad = Params::random(1, nnue::HIDDEN);
         bad.b2.iter_mut().for_each(|b| *b = f32::NAN);
         let err = train_from(&a, &mut training, held_out, bad, &mut next, Instant::now())
             .err()
