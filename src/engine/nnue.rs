@@ -51,6 +51,12 @@ pub const fn file_len(hidden: usize) -> usize {
     4 + 4 + 2 * (INPUTS * hidden + hidden) + BUCKETS * (2 * 2 * hidden + 4)
 }
 
+/// Can a network have `hidden` neurons per accumulator (the file reader's and
+/// the trainer's check alike)?
+pub const fn valid_width(hidden: usize) -> bool {
+    hidden != 0 && hidden <= MAX_HIDDEN && hidden.is_multiple_of(WIDTH_STEP)
+}
+
 /// The shipped networks, one per variant that has one (`src/engine/nnue/<variant>.net`,
 /// embedded in the binary; `docs/TRAINING.md` says which data and commands made
 /// each). A variant's `Policy::NNUE` names its entry; a network
@@ -143,7 +149,7 @@ impl Network {
             ));
         }
         let hidden = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
-        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(WIDTH_STEP) {
+        if !valid_width(hidden) {
             return Err(format!(
                 "{hidden} hidden neurons: a multiple of {WIDTH_STEP} up to {MAX_HIDDEN} expected"
             ));
@@ -317,7 +323,7 @@ impl Accumulator {
         }
     }
 
-    /// The sums from scratch, in place (an accumulator is 4 KiB: not moved).
+    /// The sums from scratch, in place (an accumulator is 2 KiB: not moved).
     pub fn refresh(&mut self, net: &Network, boards: &PieceBoards) {
         let h = net.hidden;
         for view in &mut self.v {

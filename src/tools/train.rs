@@ -528,10 +528,9 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
     let initial = match &args.init {
         Some(path) => {
             let p = Params::read(path)?;
-            if args.hidden.is_some_and(|h| h != p.hidden) {
+            if let Some(h) = args.hidden.filter(|&h| h != p.hidden) {
                 return Err(format!(
-                    "--hidden {} but the --init network has {} hidden neurons",
-                    args.hidden.unwrap_or(0),
+                    "--hidden {h} but the --init network has {} hidden neurons",
                     p.hidden
                 ));
             }
@@ -539,8 +538,7 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
         }
         None => {
             let hidden = args.hidden.unwrap_or(nnue::HIDDEN);
-            if hidden == 0 || hidden > nnue::MAX_HIDDEN || !hidden.is_multiple_of(nnue::WIDTH_STEP)
-            {
+            if !nnue::valid_width(hidden) {
                 return Err(format!(
                     "--hidden must be a multiple of {} up to {}, got {hidden}",
                     nnue::WIDTH_STEP,
