@@ -46,6 +46,11 @@ pub struct TrainArgs {
     /// the shipped one). Written once, at the end, and only if training stayed finite.
     #[arg(long)]
     pub out: PathBuf,
+    /// Also write the network after every finished epoch to `<out>.partial`, so
+    /// that a run killed part-way leaves its last epoch (go on from it with
+    /// `--init`); the file is removed when the run ends and writes `--out`.
+    #[arg(long)]
+    pub checkpoint: bool,
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
     #[arg(long, default_value_t = 16384)]
@@ -502,7 +507,19 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let params = fit(args)?;
     params.write(&args.out)?;
     eprintln!("wrote {}", args.out.display());
+    if args.checkpoint {
+        let partial = checkpoint_path(&args.out);
+        fs::remove_file(&partial)
+            .map_err(|e| format!("cannot remove '{}': {e}", partial.display()))?;
+    }
     Ok(())
+}
+
+/// `--checkpoint`'s file: `--out` with `.partial` appended.
+fn checkpoint_path(out: &std::path::Path) -> PathBuf {
+    let mut path = out.as_os_str().to_os_string();
+    path.push(".partial");
+    PathBuf::from(path)
 }
 
 /// Loads the data and trains: the network `run` writes.
@@ -656,6 +673,9 @@ fn train_from(
                 args.out.display()
             ));
         }
+        if args.checkpoint {
+            params.write(&checkpoint_path(&args.out))?;
+        }
     }
     Ok(params)
 }
@@ -670,6 +690,7 @@ mod tests {
             variant: VariantKind::Chess,
             data: vec![],
             out: PathBuf::new(),
+            checkpoint: false,
             epochs: 1,
             batch: 1,
             lr: 0.0,
@@ -1005,6 +1026,93 @@ mod tests {
             "{missing}"
         );
         assert!(ok);
+    }
+
+    /// `--hidden` must be a width the engine reads, and agree with `--init`'s
+    /// network; both are refused before any data is read.
+    #[test]
+    fn hidden_width_is_checked_before_training() {
+        let mut a = args();
+        a.data = vec![PathBuf::from("turncoat-no-such-data.txt")];
+        a.lr = 0.001;
+        a.hidden = Some(100);
+        assert_eq!(
+            fit(&a).err().as_deref(),
+            Some("--hidden must be a multiple of 32 up to 512, got 100")
+        );
+        a.hidden = Some(544);
+        assert_eq!(
+            fit(&a).err().as_deref(),
+            Some("--hidden must be a multiple of 32 up to 512, got 544")
+        );
+        let net = std::env::temp_dir().join(format!("turncoat-init-{}.net", std::process::id()));
+        Params::zeros(64).write(&net).unwrap();
+        a.init = Some(net.clone());
+        a.hidden = Some(128);
+        let mismatch = fit(&a).err();
+        a.hidden = Some(64);
+        let matching = fit(&a).err();
+        let _ = fs::remove_file(&net);
+        assert_eq!(
+            mismatch.as_deref(),
+            Some("--hidden 128 but the --init network has 64 hidden neurons")
+        );
+        // The width passes; the missing data file is what fails now.
+        let matching = matching.expect("the data file does not exist");
+        assert!(
+            matching.starts_with("turncoat-no-such-data.txt"),
+            "{matching}"
+        );
+    }
+
+    /// `--checkpoint` leaves the last finished epoch's network in `<out>.partial`
+    /// (after the last epoch: the network `run` writes), and `run` removes it once
+    /// `--out` is written; without the flag no such file appears.
+    #[test]
+    fn checkpoint_holds_the_last_epoch_until_the_run_ends() {
+        let dir = std::env::temp_dir();
+        let id = std::process::id();
+        let data = dir.join(format!("turncoat-ckpt-data-{id}.txt"));
+        let out = dir.join(format!("turncoat-ckpt-{id}.net"));
+        let again = dir.join(format!("turncoat-ckpt-again-{id}.net"));
+        let partial = checkpoint_path(&out);
+        assert_eq!(
+            partial.file_name().and_then(|n| n.to_str()),
+            Some(format!("turncoat-ckpt-{id}.net.partial").as_str())
+        );
+        let mut lines = String::new();
+        for i in 0..120 {
+            lines += &format!("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1;{};0.5\n", i * 3);
+        }
+        fs::write(&data, lines).unwrap();
+        let mut a = args();
+        a.data = vec![data.clone()];
+        a.out = out.clone();
+        a.lr = 0.001;
+        a.batch = 64;
+        a.epochs = 2;
+        a.hidden = Some(32);
+        let plain = fit(&a).map(|_| partial.exists());
+        a.checkpoint = true;
+        let fitted = fit(&a).unwrap();
+        fitted.write(&again).unwrap();
+        let checkpoint = fs::read(&partial).ok();
+        let fitted = fs::read(&again).ok();
+        let ran = run(&a);
+        let written = fs::read(&out).ok();
+        let partial_left = partial.exists();
+        for f in [&data, &out, &again, &partial] {
+            let _ = fs::remove_file(f);
+        }
+        assert_eq!(plain, Ok(false));
+        assert_eq!(
+            checkpoint.as_ref().map(|b| b.len()),
+            Some(nnue::file_len(32))
+        );
+        assert_eq!(checkpoint, fitted);
+        assert_eq!(ran, Ok(()));
+        assert_eq!(written, fitted);
+        assert!(!partial_left);
     }
 
     /// A run whose loss becomes non-finite stops with an error at that epoch and
