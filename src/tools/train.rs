@@ -431,9 +431,7 @@ impl Params {
             let b2 = (b2 * (nnue::QA * nnue::QB) as f32).round() as i32;
             bytes.extend_from_slice(&b2.to_le_bytes());
         }
-        let mut tmp = path.as_os_str().to_os_string();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
+        let tmp = appended(path, ".tmp");
         let err = |e: std::io::Error| format!("cannot write '{}': {e}", tmp.display());
         let mut file = fs::File::create(&tmp).map_err(err)?;
         file.write_all(&bytes).map_err(err)?;
@@ -517,9 +515,14 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
 
 /// `--checkpoint`'s file: `--out` with `.partial` appended.
 fn checkpoint_path(out: &std::path::Path) -> PathBuf {
-    let mut path = out.as_os_str().to_os_string();
-    path.push(".partial");
-    PathBuf::from(path)
+    appended(out, ".partial")
+}
+
+/// `path` with `suffix` added to its file name (`x.net` -> `x.net.tmp`).
+fn appended(path: &std::path::Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 /// Loads the data and trains: the network `run` writes.
