@@ -13,14 +13,16 @@ import argparse
 import re
 from collections import defaultdict
 
-MOVE_COMMENT = re.compile(r"\{[^}/]*/(\d+) ([0-9.]+)s\}")
+# `{+0.25/12 0.153s}` or `{0.153s}`; the PGN writer wraps lines, so a comment
+# may hold a line break where the space was.
+MOVE_COMMENT = re.compile(r"\{(?:[^}/]*/\d+\s+)?([0-9.]+)s\}")
 
 
 def games(text):
     for chunk in text.split("[Event ")[1:]:
         tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', chunk))
         body = chunk.split("\n\n", 1)[1] if "\n\n" in chunk else ""
-        times = [float(t) for _, t in MOVE_COMMENT.findall(body)]
+        times = [float(t) for t in MOVE_COMMENT.findall(body)]
         yield tags, times
 
 
