@@ -60,8 +60,8 @@ def main():
 
     left = defaultdict(list)  # (engine, length bucket) -> clock left
     early = defaultdict(list)  # engine -> times of its first 30 moves
-    by_stretch = defaultdict(list)  # (engine, stretch) -> times
-    fell = defaultdict(lambda: defaultdict(int))  # loser -> stretch -> games
+    by_stretch = defaultdict(lambda: defaultdict(list))  # engine -> stretch -> times
+    fell = defaultdict(lambda: defaultdict(int))  # loser -> stretch or None -> games
     with open(args.pgn, encoding="utf-8") as f:
         text = f.read()
     for tags, moves in games(text):
@@ -77,11 +77,11 @@ def main():
         for ply, (score, secs) in enumerate(moves):
             engine = first if ply % 2 == 0 else second
             number = first_move + (ply + (0 if white_first else 1)) // 2
-            by_stretch[(engine, stretch_of(number))].append(secs)
+            by_stretch[engine][stretch_of(number)].append(secs)
             if engine == loser and onset is None and lost(score):
                 onset = stretch_of(number)
         if loser is not None:
-            fell[loser]["never" if onset is None else stretch_name(onset)] += 1
+            fell[loser][onset] += 1
         for engine, own in ((first, moves[0::2]), (second, moves[1::2])):
             times = [t for _, t in own]
             n = len(times)
@@ -100,18 +100,18 @@ def main():
                     f"  games of {b[0]}{hi} moves: {len(v)}, "
                     f"clock left at the end {sum(v) / len(v):.2f} s"
                 )
-        stretches = sorted(i for (name, i) in by_stretch if name == engine)
-        cells = []
-        for i in stretches:
-            t = by_stretch[(engine, i)]
-            cells.append(f"{stretch_name(i)}: {sum(t) / len(t):.3f}")
-        print("  s a move by move number: " + ", ".join(cells))
+        times = by_stretch[engine]
+        cells = ", ".join(
+            f"{stretch_name(i)}: {sum(times[i]) / len(times[i]):.3f}" for i in sorted(times)
+        )
+        print("  s a move by move number: " + cells)
         losses = fell.get(engine)
         if losses:
-            order = sorted(
-                losses, key=lambda k: 10_000 if k == "never" else int(k.rstrip("+").split("-")[0])
+            # Games where the score never fell that far come last.
+            order = sorted(losses, key=lambda i: (i is None, i or 0))
+            cells = ", ".join(
+                f"{'never' if i is None else stretch_name(i)}: {losses[i]}" for i in order
             )
-            cells = ", ".join(f"{k}: {losses[k]}" for k in order)
             print(
                 f"  lost {sum(losses.values())}; its score first -1.00 or below "
                 f"in moves {cells}"
