@@ -702,18 +702,9 @@ impl<'a, V: Policy> Worker<'a, V> {
                     self.tm.restart();
                     self.was_pondering = false;
                 }
-                // The soft limit is the clock's even share; these scales
-                // stretch it for a best move that just changed and shrink it
-                // for a settled one. Their mean is above 1 because iterations
-                // stop short of the limit (docs/STRENGTH.md: the clock left
-                // unused at 5+0.05).
-                let scale = if stable == 0 {
-                    2.2
-                } else if stable >= 4 {
-                    0.85
-                } else {
-                    1.4
-                };
+                // The soft limit is the clock's even share, stretched or
+                // shrunk by how settled the best move is.
+                let scale = timeman::soft_scale(stable);
                 if !pondering && !self.limits.infinite && self.tm.soft_expired(scale) {
                     break;
                 }

@@ -100,6 +100,19 @@ impl TimeManager {
     }
 }
 
+/// How far the soft limit stretches (>1) or shrinks (<1) after an iteration
+/// whose best move has been the same for `stable` iterations before it: a best
+/// move that just changed gets more time, a settled one less. The scales'
+/// mean is above 1 because iterations stop short of the limit
+/// (docs/STRENGTH.md: the clock left unused at 5+0.05).
+pub fn soft_scale(stable: u32) -> f64 {
+    match stable {
+        0 => 2.2,
+        1..=3 => 1.4,
+        _ => 0.85,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,5 +143,14 @@ mod tests {
         assert_eq!(tm.hard, Some(Duration::from_millis(8868)));
         let black = TimeManager::new(&limits, false, 10);
         assert_eq!(black.soft, Some(Duration::from_millis(1)));
+    }
+
+    #[test]
+    fn soft_limit_stretches_for_a_new_best_move_and_shrinks_for_a_settled_one() {
+        assert_eq!(soft_scale(0), 2.2);
+        assert_eq!(soft_scale(1), 1.4);
+        assert_eq!(soft_scale(3), 1.4);
+        assert_eq!(soft_scale(4), 0.85);
+        assert_eq!(soft_scale(40), 0.85);
     }
 }
