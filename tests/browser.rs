@@ -11,12 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn skip_or_fail(why: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("browser test cannot run under CI: {why}");
-    }
-    eprintln!("browser test skipped: {why} (run .ci/run, or set TURNCOAT_BROWSER_PYTHON)");
-}
+mod common;
 
 fn match_pgn(variant: &str, out: &Path) {
     let cfg = Path::new(env!("CARGO_MANIFEST_DIR")).join("engines.toml");
@@ -48,14 +43,14 @@ fn match_pgn(variant: &str, out: &Path) {
 #[test]
 fn web_board_in_chromium() {
     let Ok(python) = std::env::var("TURNCOAT_BROWSER_PYTHON") else {
-        return skip_or_fail("TURNCOAT_BROWSER_PYTHON is not set");
+        return common::skip_or_fail("browser test", "TURNCOAT_BROWSER_PYTHON is not set");
     };
     let chromium = std::env::var("TURNCOAT_CHROMIUM").unwrap_or("/usr/bin/chromium".into());
     if !Path::new(&python).exists() {
-        return skip_or_fail(&format!("no python at {python}"));
+        return common::skip_or_fail("browser test", &format!("no python at {python}"));
     }
     if !Path::new(&chromium).exists() {
-        return skip_or_fail(&format!("no chromium at {chromium}"));
+        return common::skip_or_fail("browser test", &format!("no chromium at {chromium}"));
     }
     let out: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
     std::fs::create_dir_all(&out).unwrap();

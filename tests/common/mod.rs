@@ -157,6 +157,16 @@ pub fn run_turncoat(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// A test that needs an outside program (a Python, a browser) it cannot find:
+/// under `CI=true` that is a failure (`.ci/run` installs them, so their absence
+/// means the setup broke); elsewhere the test says why it is skipped and passes.
+pub fn skip_or_fail(test: &str, why: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{test} cannot run under CI: {why}");
+    }
+    eprintln!("{test} skipped: {why} (run .ci/run, or set TURNCOAT_BROWSER_PYTHON)");
+}
+
 /// A xorshift64 generator from `seed` (non-zero): the tests' random walks,
 /// reproducible without a dependency.
 pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
