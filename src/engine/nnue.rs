@@ -44,11 +44,84 @@ pub const SCALE: i32 = 400;
 pub const WEIGHT_CLIP: f32 = 1.98;
 /// Output layers, by the number of pieces on the board (see [`bucket`]).
 pub const BUCKETS: usize = 8;
-pub const MAGIC: &[u8; 4] = b"TCN2";
+/// Input sets of a king-bucketed network ([`Layout::KingBuckets`]).
+pub const KING_BUCKETS: usize = 4;
+
+/// How a network's inputs are laid out, told by the file's magic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// The 768 piece features of [`feature`] (file magic `TCN2`): every variant's network.
+    Plain,
+    /// 768 features for each of [`KING_BUCKETS`] places of the view's own king
+    /// (file magic `TCN3`), the view's board mirrored left-right when that king
+    /// stands on files e-h. The same piece weighs differently behind a castled
+    /// king, an uncastled one, or one out in the open; the mirror halves what
+    /// the buckets must learn.
+    KingBuckets,
+}
+
+impl Layout {
+    pub const fn inputs(self) -> usize {
+        match self {
+            Layout::Plain => INPUTS,
+            Layout::KingBuckets => INPUTS * KING_BUCKETS,
+        }
+    }
+
+    pub const fn magic(self) -> &'static [u8; 4] {
+        match self {
+            Layout::Plain => b"TCN2",
+            Layout::KingBuckets => b"TCN3",
+        }
+    }
+
+    fn from_magic(magic: &[u8]) -> Option<Layout> {
+        [Layout::Plain, Layout::KingBuckets]
+            .into_iter()
+            .find(|l| l.magic() == magic)
+    }
+
+    /// The part of `view`'s input indices fixed by where its own king stands
+    /// (`None`: no king of that colour, read as on its home square).
+    #[inline]
+    pub fn view_key(self, view: Color, king: Option<Square>) -> ViewKey {
+        match self {
+            Layout::Plain => ViewKey::default(),
+            Layout::KingBuckets => {
+                let king = king.map_or(4, |k| relative(view, k));
+                let flip = if king % 8 >= 4 { 7 } else { 0 };
+                let bucket = match ((king ^ flip) / 8, (king ^ flip) % 8) {
+                    // a1-c1 (a castled king, g1 and b1 alike), d1-e1 (uncastled),
+                    // the second rank, further up.
+                    (0, 0..=2) => 0,
+                    (0, _) => 1,
+                    (1, _) => 2,
+                    _ => 3,
+                };
+                ViewKey {
+                    base: bucket * INPUTS,
+                    flip,
+                }
+            }
+        }
+    }
+}
+
+/// Where a view's features start ([`Layout::view_key`]) and whether its board is
+/// mirrored left-right (`flip` 7) or not (0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ViewKey {
+    base: usize,
+    flip: usize,
+}
+
+/// The default network magic (the variants' networks and `turncoat train` without
+/// `--king-buckets`).
+pub const MAGIC: &[u8; 4] = Layout::Plain.magic();
 /// Bytes of a network file of hidden width `hidden`: magic, `hidden` as u32, w1,
 /// b1, then w2 (i16) and b2 (i32) of each bucket in turn, little-endian.
-pub const fn file_len(hidden: usize) -> usize {
-    4 + 4 + 2 * (INPUTS * hidden + hidden) + BUCKETS * (2 * 2 * hidden + 4)
+pub const fn file_len(layout: Layout, hidden: usize) -> usize {
+    4 + 4 + 2 * (layout.inputs() * hidden + hidden) + BUCKETS * (2 * 2 * hidden + 4)
 }
 
 /// Can a network have `hidden` neurons per accumulator (the file reader's and
@@ -108,16 +181,27 @@ pub fn bucket(pieces: u32) -> usize {
     (pieces.saturating_sub(2) as usize / 4).min(BUCKETS - 1)
 }
 
-/// The input index of a piece seen from `view`'s side.
+/// `sq` seen from `view`'s side: flipped vertically for Black.
 #[inline]
-pub fn feature(view: Color, piece: Piece, sq: Square) -> usize {
-    let theirs = (piece.color != view) as usize;
-    let sq = if view == Color::White {
+fn relative(view: Color, sq: Square) -> usize {
+    if view == Color::White {
         sq as usize
     } else {
         sq as usize ^ 56
-    };
-    theirs * 384 + (piece.role as usize - 1) * 64 + sq
+    }
+}
+
+/// The input index of a piece seen from `view`'s side in a plain network.
+#[inline]
+pub fn feature(view: Color, piece: Piece, sq: Square) -> usize {
+    keyed_feature(view, piece, sq, ViewKey::default())
+}
+
+/// The input index of a piece seen from `view`'s side, whose king gives `key`.
+#[inline]
+pub fn keyed_feature(view: Color, piece: Piece, sq: Square, key: ViewKey) -> usize {
+    let theirs = (piece.color != view) as usize;
+    key.base + theirs * 384 + (piece.role as usize - 1) * 64 + (relative(view, sq) ^ key.flip)
 }
 
 /// A network's quantised weights, borrowed, in the file's order: the hidden
@@ -125,6 +209,7 @@ pub fn feature(view: Color, piece: Piece, sq: Square) -> usize {
 pub type Weights<'a> = (usize, &'a [i16], &'a [i16], &'a [i16], &'a [i32; BUCKETS]);
 
 pub struct Network {
+    layout: Layout,
     /// Neurons per accumulator (per view).
     hidden: usize,
     /// First layer, one `hidden`-wide column per input feature.
@@ -140,32 +225,35 @@ impl Network {
     /// Parses a network file; the error says why it is not one of this shape.
     pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, String> {
         let magic = &bytes[..bytes.len().min(4)];
-        if bytes.len() < 8 || magic != MAGIC {
+        let layout = Layout::from_magic(magic).filter(|_| bytes.len() >= 8);
+        let Some(layout) = layout else {
             return Err(format!(
-                "not a network file ({} bytes, magic {:?}, {:?} expected)",
+                "not a network file ({} bytes, magic {:?}, {:?} or {:?} expected)",
                 bytes.len(),
                 String::from_utf8_lossy(magic),
-                String::from_utf8_lossy(MAGIC)
+                String::from_utf8_lossy(Layout::Plain.magic()),
+                String::from_utf8_lossy(Layout::KingBuckets.magic()),
             ));
-        }
+        };
         let hidden = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
         if !valid_width(hidden) {
             return Err(format!(
                 "{hidden} hidden neurons: a multiple of {WIDTH_STEP} up to {MAX_HIDDEN} expected"
             ));
         }
-        if bytes.len() != file_len(hidden) {
+        if bytes.len() != file_len(layout, hidden) {
             return Err(format!(
                 "{} bytes, {} expected for {hidden} hidden neurons",
                 bytes.len(),
-                file_len(hidden)
+                file_len(layout, hidden)
             ));
         }
         // The length is checked above, so every read below is in bounds.
         let mut rest = &bytes[8..];
         let mut net = Box::new(Network {
+            layout,
             hidden,
-            w1: vec![0; INPUTS * hidden],
+            w1: vec![0; layout.inputs() * hidden],
             b1: vec![0; hidden],
             w2: vec![0; BUCKETS * 2 * hidden],
             b2: [0; BUCKETS],
@@ -190,6 +278,19 @@ impl Network {
     /// Neurons per accumulator.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// `view`'s key on `boards` (where its own king stands).
+    #[inline]
+    fn view_key(&self, view: Color, boards: &PieceBoards) -> ViewKey {
+        match self.layout {
+            Layout::Plain => ViewKey::default(),
+            layout => layout.view_key(view, boards[king_index(view)].first()),
+        }
     }
 
     /// The first-layer column of input `feature`.
@@ -304,6 +405,16 @@ pub fn piece_of(index: usize) -> Piece {
     }
 }
 
+/// The `PieceBoards` index of `color`'s king.
+#[inline]
+fn king_index(color: Color) -> usize {
+    if color == Color::White {
+        5
+    } else {
+        11
+    }
+}
+
 /// Pieces on the board, kings included.
 #[inline]
 pub fn piece_count(boards: &PieceBoards) -> u32 {
@@ -325,23 +436,23 @@ impl Accumulator {
 
     /// The sums from scratch, in place (an accumulator is 2 KiB: not moved).
     pub fn refresh(&mut self, net: &Network, boards: &PieceBoards) {
-        let h = net.hidden;
-        for view in &mut self.v {
-            view[..h].copy_from_slice(&net.b1);
-        }
-        for (i, &squares) in boards.iter().enumerate() {
-            for sq in squares {
-                self.add(net, piece_of(i), sq);
-            }
+        for view in [Color::White, Color::Black] {
+            self.refresh_view(net, boards, view);
         }
     }
 
-    #[inline]
-    pub fn add(&mut self, net: &Network, piece: Piece, sq: Square) {
-        for view in [Color::White, Color::Black] {
-            let column = net.column(feature(view, piece, sq));
-            for (a, &w) in self.v[view as usize].iter_mut().zip(column) {
-                *a += w;
+    /// `view`'s sums from scratch.
+    fn refresh_view(&mut self, net: &Network, boards: &PieceBoards, view: Color) {
+        let h = net.hidden;
+        let key = net.view_key(view, boards);
+        let sums = &mut self.v[view as usize][..h];
+        sums.copy_from_slice(&net.b1);
+        for (i, &squares) in boards.iter().enumerate() {
+            for sq in squares {
+                let column = net.column(keyed_feature(view, piece_of(i), sq, key));
+                for (a, &w) in sums.iter_mut().zip(column) {
+                    *a += w;
+                }
             }
         }
     }
@@ -366,7 +477,9 @@ impl Accumulator {
         self.diff(net, Some(source), from, to);
     }
 
-    /// `update` (`source` None) or `update_from`.
+    /// `update` (`source` None) or `update_from`. A view whose king changed
+    /// bucket or board half (a king-bucketed network) is made from scratch: its
+    /// every feature moved.
     fn diff(
         &mut self,
         net: &Network,
@@ -375,6 +488,25 @@ impl Accumulator {
         to: &PieceBoards,
     ) {
         const MAX: usize = 16;
+        let (white, black) = (
+            net.view_key(Color::White, to),
+            net.view_key(Color::Black, to),
+        );
+        // The views kept by differences; the others are made afresh.
+        let mut kept = [Color::White; 2];
+        let mut n_kept = 0;
+        for (view, key) in [(Color::White, white), (Color::Black, black)] {
+            if key == net.view_key(view, from) {
+                kept[n_kept] = view;
+                n_kept += 1;
+            } else {
+                self.refresh_view(net, to, view);
+            }
+        }
+        let views = &kept[..n_kept];
+        if views.is_empty() {
+            return;
+        }
         let mut added = [(0usize, 0usize); MAX];
         let mut removed = [(0usize, 0usize); MAX];
         let (mut n_added, mut n_removed) = (0, 0);
@@ -388,13 +520,13 @@ impl Accumulator {
             let piece = piece_of(i);
             let features = |sq| {
                 (
-                    feature(Color::White, piece, sq),
-                    feature(Color::Black, piece, sq),
+                    keyed_feature(Color::White, piece, sq, white),
+                    keyed_feature(Color::Black, piece, sq, black),
                 )
             };
             for sq in old & !new {
                 if n_removed == MAX {
-                    self.apply(net, source, &added[..n_added], &removed[..n_removed]);
+                    self.apply(net, source, views, &added[..n_added], &removed[..n_removed]);
                     (n_added, n_removed, source) = (0, 0, None);
                 }
                 removed[n_removed] = features(sq);
@@ -402,28 +534,29 @@ impl Accumulator {
             }
             for sq in new & !old {
                 if n_added == MAX {
-                    self.apply(net, source, &added[..n_added], &removed[..n_removed]);
+                    self.apply(net, source, views, &added[..n_added], &removed[..n_removed]);
                     (n_added, n_removed, source) = (0, 0, None);
                 }
                 added[n_added] = features(sq);
                 n_added += 1;
             }
         }
-        self.apply(net, source, &added[..n_added], &removed[..n_removed]);
+        self.apply(net, source, views, &added[..n_added], &removed[..n_removed]);
     }
 
-    /// Sets `self` to `source` (or to itself when `None`) plus the `added`
-    /// features' columns minus the `removed` ones (each `(White's view, Black's
-    /// view)`), in one pass over each view's sums.
+    /// Sets `views`' sums to `source`'s (or to their own when `None`) plus the
+    /// `added` features' columns minus the `removed` ones (each `(White's view,
+    /// Black's view)`), in one pass over each view's sums.
     fn apply(
         &mut self,
         net: &Network,
         source: Option<&Accumulator>,
+        views: &[Color],
         added: &[(usize, usize)],
         removed: &[(usize, usize)],
     ) {
         let h = net.hidden;
-        for view in [Color::White, Color::Black] {
+        for &view in views {
             // Where each feature's column starts in w1.
             let start = |f: &(usize, usize)| h * if view == Color::White { f.0 } else { f.1 };
             // Lanes held in registers while every column is added.
@@ -538,6 +671,80 @@ mod tests {
         assert_eq!(
             feature(Color::Black, white_knight, Square::G1),
             384 + 64 + 62
+        );
+    }
+
+    /// A king-bucketed network of small pseudo-random weights (the update tests
+    /// need one whose every input set differs).
+    fn king_bucketed(hidden: usize) -> &'static Network {
+        let mut bytes = Layout::KingBuckets.magic().to_vec();
+        bytes.extend_from_slice(&(hidden as u32).to_le_bytes());
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        while bytes.len() < file_len(Layout::KingBuckets, hidden) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            bytes.extend_from_slice(&((x % 61) as i16 - 30).to_le_bytes());
+        }
+        bytes.truncate(file_len(Layout::KingBuckets, hidden));
+        Box::leak(Network::from_bytes(&bytes).expect("a king-bucketed network"))
+    }
+
+    /// Boards of a king-bucketed network's test: the start, the back rank
+    /// cleared, then White's king e1 -> d1 (the same input set, unmirrored),
+    /// d1 -> f1 (mirrored again, the castled set), f1 -> g1 (nothing of the
+    /// view's key changes), g1 -> f2 (the second-rank set), and Black's king
+    /// e8 -> f7 (Black's view only).
+    fn king_walks(start: PieceBoards) -> Vec<PieceBoards> {
+        let mut boards = vec![start];
+        let mut cleared = start;
+        cleared[0] = Bitboard::EMPTY;
+        cleared[1] = cleared[1].without(Square::B1).without(Square::G1);
+        cleared[2] = cleared[2].without(Square::F1);
+        cleared[6] = cleared[6].without(Square::F7);
+        boards.push(cleared);
+        for (i, from, to) in [
+            (5, Square::E1, Square::D1),
+            (5, Square::D1, Square::F1),
+            (5, Square::F1, Square::G1),
+            (5, Square::G1, Square::F2),
+            (11, Square::E8, Square::F7),
+        ] {
+            let mut next = *boards.last().expect("at least the start");
+            next[i] = next[i].without(from).with(to);
+            boards.push(next);
+        }
+        boards
+    }
+
+    #[test]
+    fn king_buckets_update_like_sums_from_scratch() {
+        let net = king_bucketed(64);
+        let start = piece_boards(&crate::rules::position::Position::<
+            crate::rules::variants::chess::Chess,
+        >::startpos());
+        let walk = king_walks(start);
+        for (step, pair) in walk.windows(2).enumerate() {
+            let exact = sums(net, &pair[1]).v;
+            let mut acc = sums(net, &pair[0]);
+            acc.update(net, &pair[0], &pair[1]);
+            assert!(acc.v == exact, "step {step}");
+            let mut child = sums(net, &start);
+            child.update_from(net, &sums(net, &pair[0]), &pair[0], &pair[1]);
+            assert!(child.v == exact);
+        }
+        let mut stack = AccumulatorStack::new(net, 8);
+        for (ply, boards) in walk.iter().enumerate() {
+            assert_eq!(
+                stack.evaluate(boards, Color::White, ply),
+                net.evaluate_board(boards, Color::White),
+                "ply {ply}"
+            );
+        }
+        // The king's input set changes the evaluation: the sets differ.
+        assert_ne!(
+            net.evaluate_board(&walk[2], Color::White),
+            net.evaluate_board(&walk[3], Color::White)
         );
     }
 

@@ -25,9 +25,9 @@ use std::time::Instant;
 
 use clap::Args;
 use rayon::prelude::*;
-use shakmaty::{Color, Piece, Square};
+use shakmaty::{Color, Piece, Role, Square};
 
-use crate::engine::nnue::{self, BUCKETS, INPUTS};
+use crate::engine::nnue::{self, Layout, BUCKETS};
 use crate::engine::policy::Policy;
 use crate::rules::fen;
 use crate::rules::variants::VariantKind;
@@ -59,6 +59,12 @@ pub struct TrainArgs {
     /// with --init, the starting network's).
     #[arg(long)]
     pub hidden: Option<usize>,
+    /// Make a king-bucketed network (`nnue::Layout::KingBuckets`: one input set
+    /// per place of the own king, the board mirrored when it stands on files
+    /// e-h; `--mirror` then only repeats positions). With --init, the starting
+    /// network's layout.
+    #[arg(long)]
+    pub king_buckets: bool,
     /// Adam step size.
     #[arg(long, default_value_t = 0.001)]
     pub lr: f32,
@@ -98,17 +104,26 @@ struct Sample {
 
 impl Sample {
     /// The input features seen by the side to move, then by the other side
-    /// (`nnue::feature`, as the engine indexes them); `count` of each are used.
-    fn views(&self) -> ([u16; 32], [u16; 32]) {
+    /// (`nnue::keyed_feature`, as the engine indexes them); `count` of each are used.
+    fn views(&self, layout: Layout) -> ([u16; 32], [u16; 32]) {
         let (us, them) = if self.white_to_move {
             (Color::White, Color::Black)
         } else {
             (Color::Black, Color::White)
         };
+        let pieces = &self.pieces[..self.count as usize];
+        let key = |view: Color| {
+            let king = pieces
+                .iter()
+                .find(|(p, _)| p.color == view && p.role == Role::King)
+                .map(|&(_, sq)| sq);
+            layout.view_key(view, king)
+        };
+        let (key_us, key_them) = (key(us), key(them));
         let mut views = ([0u16; 32], [0u16; 32]);
-        for (i, &(piece, sq)) in self.pieces[..self.count as usize].iter().enumerate() {
-            views.0[i] = nnue::feature(us, piece, sq) as u16;
-            views.1[i] = nnue::feature(them, piece, sq) as u16;
+        for (i, &(piece, sq)) in pieces.iter().enumerate() {
+            views.0[i] = nnue::keyed_feature(us, piece, sq, key_us) as u16;
+            views.1[i] = nnue::keyed_feature(them, piece, sq, key_them) as u16;
         }
         views
     }
@@ -226,6 +241,7 @@ fn parse_position(line: &str, args: &TrainArgs, score: f32, result: f32) -> Resu
 /// Float weights in the file's layout.
 #[derive(Clone)]
 struct Params {
+    layout: Layout,
     /// Neurons per accumulator.
     hidden: usize,
     w1: Vec<f32>,
@@ -243,10 +259,11 @@ struct Scratch {
 }
 
 impl Params {
-    fn zeros(hidden: usize) -> Params {
+    fn zeros(layout: Layout, hidden: usize) -> Params {
         Params {
+            layout,
             hidden,
-            w1: vec![0.0; INPUTS * hidden],
+            w1: vec![0.0; layout.inputs() * hidden],
             b1: vec![0.0; hidden],
             w2: vec![0.0; BUCKETS * 2 * hidden],
             b2: vec![0.0; BUCKETS],
@@ -260,12 +277,13 @@ impl Params {
         }
     }
 
-    fn random(seed: u64, hidden: usize) -> Params {
+    fn random(seed: u64, layout: Layout, hidden: usize) -> Params {
         let mut next = xorshift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let mut uniform =
             move |bound: f32| ((next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound;
-        let mut p = Params::zeros(hidden);
-        let b1 = 1.0 / (INPUTS as f32).sqrt();
+        let mut p = Params::zeros(layout, hidden);
+        // As many features are on in either layout: the plain one's bound.
+        let b1 = 1.0 / (nnue::INPUTS as f32).sqrt();
         p.w1.iter_mut().for_each(|w| *w = uniform(b1));
         let b2 = 1.0 / ((2 * hidden) as f32).sqrt();
         p.w2.iter_mut().for_each(|w| *w = uniform(b2));
@@ -324,7 +342,7 @@ impl Params {
 
     /// One sample's squared error.
     fn error(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
-        let (us, them) = s.views();
+        let (us, them) = s.views(self.layout);
         let n = s.count as usize;
         let p = self.forward([&us[..n], &them[..n]], s.bucket(), &mut scratch.acc);
         (p - s.target_to_move()).powi(2)
@@ -333,7 +351,7 @@ impl Params {
     /// Adds the gradient of one sample's squared error to `grad`; returns the error.
     fn backprop(&self, s: &Sample, grad: &mut Params, scratch: &mut Scratch) -> f32 {
         let h = self.hidden;
-        let (us, them) = s.views();
+        let (us, them) = s.views(self.layout);
         let n = s.count as usize;
         let bucket = s.bucket();
         let Scratch { acc, d } = scratch;
@@ -371,7 +389,7 @@ impl Params {
         batch
             .par_chunks(chunk)
             .map(|part| {
-                let mut grad = Params::zeros(self.hidden);
+                let mut grad = Params::zeros(self.layout, self.hidden);
                 let mut scratch = self.scratch();
                 let loss = part
                     .iter()
@@ -380,7 +398,7 @@ impl Params {
                 (grad, loss)
             })
             .reduce(
-                || (Params::zeros(self.hidden), 0.0),
+                || (Params::zeros(self.layout, self.hidden), 0.0),
                 |(mut a, la), (b, lb)| {
                     a.add(&b);
                     (a, la + lb)
@@ -406,6 +424,7 @@ impl Params {
         let qa = nnue::QA as f32;
         let qb = nnue::QB as f32;
         Ok(Params {
+            layout: net.layout(),
             hidden,
             w1: w1.iter().map(|&w| w as f32 / qa).collect(),
             b1: b1.iter().map(|&w| w as f32 / qa).collect(),
@@ -417,8 +436,8 @@ impl Params {
     /// Writes the network file: to `<path>.tmp`, then renamed over `path`, so that
     /// a run killed while writing leaves the old file whole.
     fn write(&self, path: &PathBuf) -> Result<(), String> {
-        let mut bytes = Vec::with_capacity(nnue::file_len(self.hidden));
-        bytes.extend_from_slice(nnue::MAGIC);
+        let mut bytes = Vec::with_capacity(nnue::file_len(self.layout, self.hidden));
+        bytes.extend_from_slice(self.layout.magic());
         bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         let quantise = |x: f32, q: i32| (x * q as f32).round() as i16;
         for &w in self.w1.iter().chain(&self.b1) {
@@ -554,6 +573,11 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
                     p.hidden
                 ));
             }
+            if args.king_buckets && p.layout != Layout::KingBuckets {
+                return Err(
+                    "--king-buckets but the --init network is not king-bucketed".to_string()
+                );
+            }
             p
         }
         None => {
@@ -565,7 +589,12 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
                     nnue::MAX_HIDDEN
                 ));
             }
-            Params::random(args.seed, hidden)
+            let layout = if args.king_buckets {
+                Layout::KingBuckets
+            } else {
+                Layout::Plain
+            };
+            Params::random(args.seed, layout, hidden)
         }
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -642,8 +671,8 @@ fn train_from(
     start: Instant,
 ) -> Result<Params, String> {
     let mut adam = Adam {
-        m: Params::zeros(params.hidden),
-        v: Params::zeros(params.hidden),
+        m: Params::zeros(params.layout, params.hidden),
+        v: Params::zeros(params.layout, params.hidden),
         t: 0,
     };
     eprintln!("epoch   0: {}", held_out.losses(&params).1);
@@ -705,22 +734,25 @@ mod tests {
             init: None,
             test: vec![],
             hidden: None,
+            king_buckets: false,
         }
     }
 
     /// The file the trainer writes is the network the engine reads: with weights
     /// on the quantisation grid the engine's centipawns equal the trainer's float
     /// output, bucket by bucket (each bucket's bias 200 cp from the next, so a
-    /// layer read from the wrong place shows), at every width tried.
+    /// layer read from the wrong place shows), at every width tried, plain and
+    /// king-bucketed (kings on both halves of the board and in every bucket).
     #[test]
     fn written_network_evaluates_like_the_trainer() {
         for hidden in [nnue::HIDDEN, 64, 512] {
-            written_network_evaluates_like_the_trainer_at(hidden);
+            written_network_evaluates_like_the_trainer_at(Layout::Plain, hidden);
         }
+        written_network_evaluates_like_the_trainer_at(Layout::KingBuckets, 64);
     }
 
-    fn written_network_evaluates_like_the_trainer_at(hidden: usize) {
-        let mut p = Params::zeros(hidden);
+    fn written_network_evaluates_like_the_trainer_at(layout: Layout, hidden: usize) {
+        let mut p = Params::zeros(layout, hidden);
         let grid = |i: usize, span: usize| ((i * 7919) % (2 * span + 1)) as f32 - span as f32;
         for (i, w) in p.w1.iter_mut().enumerate() {
             *w = grid(i, 12) / nnue::QA as f32;
@@ -739,7 +771,7 @@ mod tests {
         let bytes = fs::read(&path).unwrap();
         let _ = fs::remove_file(&path);
         let net = nnue::Network::from_bytes(&bytes).expect("a network file");
-        assert_eq!(net.hidden(), hidden);
+        assert_eq!((net.layout(), net.hidden()), (layout, hidden));
         let mut buckets = Vec::new();
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -748,9 +780,11 @@ mod tests {
             "8/8/3k4/8/8/8/2R5/4K3 b - - 0 1",
             "r4rk1/pp3ppp/8/8/8/8/PP3PPP/R4RK1 w - - 0 1",
             "6k1/5ppp/8/8/8/8/1n3PPP/6K1 b - - 0 1",
+            "8/6k1/8/8/8/8/1K5R/8 w - - 0 1",
+            "8/6k1/8/8/8/8/1K5R/8 b - - 0 1",
         ] {
             let s = parse_line(&format!("{fen};0;0.5"), &args()).unwrap();
-            let (us, them) = s.views();
+            let (us, them) = s.views(layout);
             let n = s.count as usize;
             let out = p.forward_logit([&us[..n], &them[..n]], s.bucket(), &mut p.scratch().acc);
             let float_cp = out * nnue::SCALE as f32;
@@ -763,7 +797,7 @@ mod tests {
             );
             buckets.push(s.bucket());
         }
-        assert_eq!(buckets, [7, 7, 0, 0, 3, 1]);
+        assert_eq!(buckets, [7, 7, 0, 0, 3, 1, 0, 0]);
     }
 
     /// `--init` reads a network back exactly: every shipped network, read and
@@ -794,13 +828,13 @@ mod tests {
         assert!(
             err.ends_with(&format!(
                 "8 bytes, {} expected for 256 hidden neurons",
-                nnue::file_len(256)
+                nnue::file_len(Layout::Plain, 256)
             )),
             "{err}"
         );
         // A 128-wide file's length with a 256 header; a width that is not a
         // multiple of 32; another magic.
-        let mut wrong = vec![0u8; nnue::file_len(128)];
+        let mut wrong = vec![0u8; nnue::file_len(Layout::Plain, 128)];
         wrong[..4].copy_from_slice(nnue::MAGIC);
         wrong[4..8].copy_from_slice(&256u32.to_le_bytes());
         let file = dir.join(format!("turncoat-wrong-{}.net", std::process::id()));
@@ -814,8 +848,8 @@ mod tests {
         assert!(
             err.ends_with(&format!(
                 "{} bytes, {} expected for 256 hidden neurons",
-                nnue::file_len(128),
-                nnue::file_len(256)
+                nnue::file_len(Layout::Plain, 128),
+                nnue::file_len(Layout::Plain, 256)
             )),
             "{err}"
         );
@@ -829,8 +863,8 @@ mod tests {
         let err = refused(&wrong);
         assert!(
             err.ends_with(&format!(
-                "not a network file ({} bytes, magic \"TCN1\", \"TCN2\" expected)",
-                nnue::file_len(128)
+                "not a network file ({} bytes, magic \"TCN1\", \"TCN2\" or \"TCN3\" expected)",
+                nnue::file_len(Layout::Plain, 128)
             )),
             "{err}"
         );
@@ -899,7 +933,7 @@ mod tests {
             snap(&mut q.w2, nnue::QB);
             snap(&mut q.b2, nnue::QA * nnue::QB);
             let centipawns = |params: &Params, s: &Sample| {
-                let (us, them) = s.views();
+                let (us, them) = s.views(params.layout);
                 let n = s.count as usize;
                 let out = params.forward_logit(
                     [&us[..n], &them[..n]],
@@ -977,7 +1011,7 @@ mod tests {
             line(black, "0.5"),
             line(white, "0.5"),
         ];
-        let p = Params::zeros(nnue::HIDDEN);
+        let p = Params::zeros(Layout::Plain, nnue::HIDDEN);
         let with_test = HeldOut {
             validation: &validation,
             test: &test,
@@ -1049,7 +1083,7 @@ mod tests {
             Some("--hidden must be a multiple of 32 up to 512, got 544")
         );
         let net = std::env::temp_dir().join(format!("turncoat-init-{}.net", std::process::id()));
-        Params::zeros(64).write(&net).unwrap();
+        Params::zeros(Layout::Plain, 64).write(&net).unwrap();
         a.init = Some(net.clone());
         a.hidden = Some(128);
         let mismatch = fit(&a).err();
@@ -1110,7 +1144,7 @@ mod tests {
         assert_eq!(plain, Ok(false));
         assert_eq!(
             checkpoint.as_ref().map(|b| b.len()),
-            Some(nnue::file_len(32))
+            Some(nnue::file_len(Layout::Plain, 32))
         );
         assert_eq!(checkpoint, fitted);
         assert_eq!(ran, Ok(()));
@@ -1145,12 +1179,12 @@ mod tests {
             &a,
             &mut training,
             held_out,
-            Params::random(1, nnue::HIDDEN),
+            Params::random(1, Layout::Plain, nnue::HIDDEN),
             &mut next,
             Instant::now(),
         );
         assert!(ok.is_ok());
-        let mut bad = Params::random(1, nnue::HIDDEN);
+        let mut bad = Params::random(1, Layout::Plain, nnue::HIDDEN);
         bad.b2.iter_mut().for_each(|b| *b = f32::NAN);
         let err = train_from(&a, &mut training, held_out, bad, &mut next, Instant::now())
             .err()
@@ -1168,7 +1202,7 @@ mod tests {
     #[test]
     fn black_view_mirrors_white_view() {
         let s = parse_line("4k3/8/8/8/8/8/8/4K1N1 b - - 0 1;0;0.5", &args()).unwrap();
-        let (us, them) = s.views();
+        let (us, them) = s.views(Layout::Plain);
         let black = Color::Black;
         let knight = shakmaty::Piece {
             color: Color::White,
@@ -1179,7 +1213,36 @@ mod tests {
         assert!(them[..3].contains(&(nnue::feature(Color::White, knight, Square::G1) as u16)));
         assert_eq!(s.target_to_move(), 0.5);
         // Mirrored, the knight stands on b1.
-        let (_, them) = s.mirrored().views();
+        let (_, them) = s.mirrored().views(Layout::Plain);
         assert!(them[..3].contains(&(nnue::feature(Color::White, knight, Square::B1) as u16)));
+    }
+
+    /// King buckets: White's king on e1 puts White's view in the second input
+    /// set (d1-e1), mirrored (the king is on the e-h half), so the g1 knight
+    /// reads as on b1: 768 + 64 + 1. Black's king on e8 does the same for
+    /// Black's view, where the knight is theirs on g8, mirrored to b8 (57).
+    /// Mirrored left-right the position has the same features.
+    #[test]
+    fn king_buckets_mirror_by_the_own_king() {
+        let s = parse_line("4k3/8/8/8/8/8/8/4K1N1 b - - 0 1;0;0.5", &args()).unwrap();
+        let (us, them) = s.views(Layout::KingBuckets);
+        assert!(us[..3].contains(&(768 + 384 + 64 + 57)));
+        assert!(them[..3].contains(&(768 + 64 + 1)));
+        let (m_us, m_them) = s.mirrored().views(Layout::KingBuckets);
+        let sorted = |v: &[u16]| {
+            let mut v = v[..3].to_vec();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(sorted(&m_us), sorted(&us));
+        assert_eq!(sorted(&m_them), sorted(&them));
+        // Castled short, White's king on g1 is in the first set (as on b1).
+        let castled = parse_line("4k3/8/8/8/8/8/8/6K1 w - - 0 1;0;0.5", &args()).unwrap();
+        let (us, _) = castled.views(Layout::KingBuckets);
+        assert!(us[..2].contains(&(5 * 64 + 1)));
+        // Out on e4 (mirrored to d4): the fourth set.
+        let out = parse_line("4k3/8/8/8/4K3/8/8/8 w - - 0 1;0;0.5", &args()).unwrap();
+        let (us, _) = out.views(Layout::KingBuckets);
+        assert!(us[..2].contains(&(3 * 768 + 5 * 64 + 27)));
     }
 }
