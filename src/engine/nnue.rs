@@ -7,12 +7,13 @@
 //! Inputs are the 768 (colour, role, square) piece features, seen from each side:
 //! from Black's view the board is flipped vertically and the colours swapped, so
 //! one set of first-layer weights serves both. A king-bucketed network
-//! ([`Layout::KingBuckets`]) has four such sets, each view reading the one its own
-//! king's place selects, its board mirrored left-right when that king is on files
-//! e-h; a king move that changes either makes that view's sums afresh. The two HIDDEN-wide accumulators
-//! (side to move first) go through a squared clipped ReLU into one output neuron,
-//! whose weights depend on the material left ([`bucket`]): an endgame weighs the
-//! same features differently from a middlegame, at no cost to the accumulators.
+//! ([`Layout::KingBuckets`]) has four such sets, each view reading the one its
+//! own king's place selects, its board mirrored left-right when that king is on
+//! files e-h; a king move that changes either makes that view's sums afresh.
+//! The two HIDDEN-wide accumulators (side to move first) go through a squared
+//! clipped ReLU into one output neuron, whose weights depend on the material left
+//! ([`bucket`]): an endgame weighs the same features differently from a
+//! middlegame, at no cost to the accumulators.
 //! The weights come from `turncoat train` (`src/tools/train.rs`), fitted to
 //! Stockfish's static evaluation of quiet positions of our own games;
 //! `docs/TRAINING.md` says which data made the shipped file.
