@@ -119,9 +119,6 @@ pub struct ViewKey {
     flip: usize,
 }
 
-/// The default network magic (the variants' networks and `turncoat train` without
-/// `--king-buckets`).
-pub const MAGIC: &[u8; 4] = Layout::Plain.magic();
 /// Bytes of a network file of hidden width `hidden`: magic, `hidden` as u32, w1,
 /// b1, then w2 (i16) and b2 (i32) of each bucket in turn, little-endian.
 pub const fn file_len(layout: Layout, hidden: usize) -> usize {
@@ -690,7 +687,6 @@ mod tests {
             x ^= x << 17;
             bytes.extend_from_slice(&((x % 61) as i16 - 30).to_le_bytes());
         }
-        bytes.truncate(file_len(Layout::KingBuckets, hidden));
         Box::leak(Network::from_bytes(&bytes).expect("a king-bucketed network"))
     }
 

@@ -835,7 +835,7 @@ mod tests {
         // A 128-wide file's length with a 256 header; a width that is not a
         // multiple of 32; another magic.
         let mut wrong = vec![0u8; nnue::file_len(Layout::Plain, 128)];
-        wrong[..4].copy_from_slice(nnue::MAGIC);
+        wrong[..4].copy_from_slice(Layout::Plain.magic());
         wrong[4..8].copy_from_slice(&256u32.to_le_bytes());
         let file = dir.join(format!("turncoat-wrong-{}.net", std::process::id()));
         let refused = |bytes: &[u8]| {
