@@ -201,8 +201,8 @@ fn two_threads_find_the_same_mates() {
 
 /// Time (here a node limit) running out inside an iteration: a root move that
 /// beat the previous best in that iteration is played, and the last `info`
-/// reports it at the interrupted depth. After 1.e4 e5 2.Nf3 Nc6, depth 9
-/// prefers 3.Nc3; at 43,000 nodes depth 10 is under way and has found 3.d4
+/// reports it at the interrupted depth. After 1.e4 e5 2.Nf3 Nc6, depth 10
+/// prefers 3.d4; at 49,000 nodes depth 11 is under way and has found 3.Nc3
 /// better (one thread, a fresh table: deterministic). For every limit tried,
 /// `bestmove` is the first move of the last reported line.
 #[test]
@@ -210,7 +210,7 @@ fn a_move_that_beat_the_best_in_an_interrupted_iteration_is_played() {
     let fen_str = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     let pos: Position<Chess> = fen::parse(fen_str).expect("valid FEN");
     let mut improvers = Vec::new();
-    for nodes in [30_000, 43_000, 60_000, 120_000, 200_000] {
+    for nodes in [30_000, 49_000, 60_000, 120_000, 200_000] {
         let limits = Limits {
             nodes: Some(nodes),
             ..Limits::default()
@@ -229,7 +229,7 @@ fn a_move_that_beat_the_best_in_an_interrupted_iteration_is_played() {
     }
     assert_eq!(
         improvers,
-        vec![(43_000, 9, 10, "d2d4".to_string())],
+        vec![(49_000, 10, 11, "b1c3".to_string())],
         "interrupted iterations whose new best was played"
     );
 }

@@ -97,9 +97,14 @@ fn check_variant<V: Policy>(search_tolerance: i32, decided_percent: i32, start_t
     }
 }
 
+/// Chess with its network: a random-walk position (White's queen astray on c5)
+/// searches to -0.38 at depth 4 and -0.81 flipped, then -0.65 / -0.64 at depth 5
+/// and -0.58 / -0.58 at depth 6 (the network scores both alike; ordering ties
+/// break in square order, and depth 4 prunes differently), so undecided
+/// scores may differ by 0.50.
 #[test]
 fn flip_symmetry_chess() {
-    check_variant::<Chess>(25, 2, 50);
+    check_variant::<Chess>(50, 2, 50);
 }
 
 /// Cowardly Crew with its network: a capture converts its neighbours, and a
