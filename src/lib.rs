@@ -12,9 +12,11 @@
 //!    [`tools`] (tune, train, datagen), [`cli`] (the perft command) and `main.rs`,
 //!    the command-line dispatch.
 
+pub use turncoat_engine as engine;
+pub use turncoat_rules as rules;
+pub use turncoat_rules::with_variant;
+
 pub mod cli;
-pub mod engine;
-pub mod rules;
 pub mod serve;
 pub mod tools;
 pub mod tournament;

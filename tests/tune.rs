@@ -195,12 +195,12 @@ fn comment_scores_and_blended_targets() {
 #[test]
 fn emitted_source_is_what_eval_rs_compiles() {
     let source = emit::rust_source(&eval::params_of(&DEFAULT_WEIGHTS), &DEFAULT_WEIGHTS);
-    let eval_rs = include_str!("../src/engine/eval/mod.rs");
+    let eval_rs = include_str!("../crates/engine/src/eval/mod.rs");
     let mut rest = eval_rs;
     for line in source.lines() {
         let at = rest
             .find(line)
-            .unwrap_or_else(|| panic!("src/engine/eval/mod.rs lacks (in order): {line}"));
+            .unwrap_or_else(|| panic!("crates/engine/src/eval/mod.rs lacks (in order): {line}"));
         rest = &rest[at + line.len()..];
     }
 }

@@ -1,0 +1,138 @@
+//! Attending Pawns: a placement that captures or gives check is noisy, and the
+//! evaluation weighs unattached pawns (which can only capture) and celebrities
+//! that must find their pawn a square on every move.
+
+use shakmaty::{attacks, Bitboard, Color, Role};
+
+use super::{front_span, weights_for};
+use crate::nnue::Net;
+use crate::policy::Policy;
+use crate::search::see;
+use turncoat_rules::moves::{Move, MoveKind, MoveList};
+use turncoat_rules::position::Position;
+use turncoat_rules::variants::attending_pawns::{placements, AttendingPawns};
+use turncoat_rules::variants::value_of;
+
+/// An unattached pawn may only capture: it cannot advance or promote by itself.
+const UNATTACHED_PAWN: i32 = -25;
+/// A celebrity with a live pawn must find it a square on every move.
+const ATTENDED_CELEBRITY: i32 = -6;
+/// An attached pawn beside its celebrity shields it and keeps the choice cheap.
+const PAWN_AT_HAND: i32 = 4;
+
+impl Policy for AttendingPawns {
+    /// Passing stays as harmless as in chess: celebrities keep their moves, and
+    /// the usual pawn-ending guard of the search covers king-and-pawn zugzwang.
+    const NULL_MOVE: bool = true;
+    /// Trained on Attending Pawns' own self-play (docs/TRAINING.md, "Attending
+    /// Pawns").
+    const NNUE: Option<Net> = Some(Net::AttendingPawns);
+
+    /// Off: most piece moves can place their pawn with check, so extending
+    /// checks (and never reducing them) multiplied the tree: from the start
+    /// position depth 11 took 19.6 M nodes with it, 3.7 M without.
+    const CHECK_EXTENSION: bool = false;
+
+    /// Two thirds: the network prices material at about half of chess's values
+    /// (an extra queen at the start +5.27, the hand-written evaluation +10.49),
+    /// so chess's margins pruned too little. From the start position in 5 s
+    /// the search now completes depth 12 where it completed 10, and the change
+    /// scored +17.4 +/- 47.5 (docs/STRENGTH.md, "Variant search").
+    const MARGIN_PERCENT: i32 = 67;
+
+    /// Two: most piece moves can place their pawn with check, so four plies of
+    /// quiet checks in quiescence made a quarter more nodes.
+    const QS_CHECK_PLIES: usize = 2;
+
+    /// A piece move comes with up to six placements of its pawn; at depth 3
+    /// and below only the first one searched is tried.
+    const REPEAT_PRUNE_DEPTH: i32 = 3;
+
+    /// A capture that loses the exchange (plain chess attackers) and whose
+    /// placements capture nothing more: ordered after the quiet moves and left
+    /// out of quiescence, whose capture chains otherwise explode. The main
+    /// search still searches it in full (reducing it lost, see docs/STRENGTH.md).
+    fn bad_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        mv.kind == MoveKind::Normal
+            && mv.promotion.is_none()
+            && pos.by_color(!pos.turn()).contains(mv.to)
+            && Self::gain_estimate(pos, mv) <= pos.role_at(mv.to).map_or(0, value_of)
+            && !see::see_ge(pos, mv, 0)
+    }
+
+    /// The forcing moves straight from the rulebook (quiescence generated every
+    /// legal move and filtered it: a quarter of the time in this variant).
+    fn noisy_moves(pos: &Position<Self>, out: &mut MoveList) {
+        let checking = pos
+            .king_of(!pos.turn())
+            .map_or(Bitboard::EMPTY, |k| attacks::pawn_attacks(!pos.turn(), k));
+        AttendingPawns::forcing_moves(pos, out, checking);
+    }
+
+    fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        if mv.promotion.is_some()
+            || mv.kind == MoveKind::EnPassant
+            || (mv.kind == MoveKind::Normal && pos.occupied().contains(mv.to))
+        {
+            return true;
+        }
+        // A placement that captures or makes the pawn check the enemy king.
+        let them = !pos.turn();
+        let their_king = pos.by_piece(them.king());
+        placements(mv).any(|(_, to)| {
+            pos.by_color(them).contains(to)
+                || (attacks::pawn_attacks(pos.turn(), to) & their_king).any()
+        })
+    }
+
+    fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
+        let base = match mv.kind {
+            MoveKind::EnPassant => value_of(Role::Pawn),
+            _ => pos.role_at(mv.to).map_or(0, value_of),
+        };
+        let promo = mv
+            .promotion
+            .map_or(0, |r| value_of(r) - value_of(Role::Pawn));
+        let them = pos.by_color(!pos.turn());
+        let placed: i32 = placements(mv)
+            .filter(|&(_, to)| them.contains(to) && to != mv.to)
+            .map(|(_, to)| pos.role_at(to).map_or(0, value_of))
+            .sum();
+        base + promo + placed
+    }
+
+    fn evaluate(pos: &Position<Self>) -> i32 {
+        side_terms(pos, Color::White) - side_terms(pos, Color::Black)
+    }
+}
+
+/// The variant's terms for `color` (centipawns, positive is good for `color`).
+///
+/// Measured VariantEval on vs off, 200 games at 50000 nodes (`--seed 11`):
+/// 119-75-6, +77.7 +/- 48.9 Elo, LOS 99.9%. Without the passed-pawn discount
+/// (the flat terms only) the same run gave +26.1 +/- 48.2.
+fn side_terms(pos: &Position<AttendingPawns>, color: Color) -> i32 {
+    let links = pos.state();
+    let ours = pos.by_color(color);
+    let their_pawns = pos.by_piece((!color).pawn());
+    let mut score = 0;
+    for p in pos.by_role(Role::Pawn) & ours & !links.pawns() {
+        score += UNATTACHED_PAWN;
+        // The shared evaluation pays a passed pawn for the road ahead; an
+        // unattached one can only walk it by capturing.
+        if (front_span(p, color) & their_pawns).is_empty() {
+            let w = weights_for::<AttendingPawns>().passed[color.relative_rank(p.rank()) as usize];
+            score -= (w.0 + w.1) / 2;
+        }
+    }
+    for c in links.celebrities() & ours {
+        score += ATTENDED_CELEBRITY;
+        if links
+            .pawn_of(c)
+            .is_some_and(|p| attacks::king_attacks(c).contains(p))
+        {
+            score += PAWN_AT_HAND;
+        }
+    }
+    score
+}

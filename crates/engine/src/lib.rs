@@ -1,0 +1,13 @@
+//! The engine: search, evaluation, the chess network, benchmarks and balanced
+//! openings, on top of [`turncoat_rules`]. Nothing here does I/O on stdin/stdout:
+//! searches report through callbacks, and the front ends format.
+
+pub mod bench;
+pub mod eval;
+pub mod nnue;
+pub mod openings;
+pub mod policy;
+pub mod search;
+pub mod session;
+
+pub use session::{Engine, Event, StaticEval};

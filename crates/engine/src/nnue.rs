@@ -1,0 +1,815 @@
+//! The standard-chess network: a small efficiently updatable neural network
+//! (768 -> 2 x N -> 1, the output layer one of 8 chosen by the number of pieces;
+//! N, the hidden width, is read from the file: 256 for the variants' networks)
+//! that replaces the hand-written evaluation in chess (UCI `Use NNUE`, on by
+//! default).
+//!
+//! Inputs are the 768 (colour, role, square) piece features, seen from each side:
+//! from Black's view the board is flipped vertically and the colours swapped, so
+//! one set of first-layer weights serves both. A king-bucketed network
+//! ([`Layout::KingBuckets`]) has four such sets, each view reading the one its
+//! own king's place selects, its board mirrored left-right when that king is on
+//! files e-h; a king move that changes either makes that view's sums afresh.
+//! The two HIDDEN-wide accumulators (side to move first) go through a squared
+//! clipped ReLU into one output neuron, whose weights depend on the material left
+//! ([`bucket`]): an endgame weighs the same features differently from a
+//! middlegame, at no cost to the accumulators.
+//! The weights come from `turncoat train` (`src/tools/train.rs`), fitted to
+//! Stockfish's static evaluation of quiet positions of our own games;
+//! `docs/TRAINING.md` says which data made the shipped file.
+//!
+//! Quantisation follows the common scheme: first layer times QA (255) in i16, output
+//! weights times QB (64), the output scaled back to centipawns by SCALE / (QA * QB).
+//!
+//! Every variant may have a network of its own in this shape, trained on its own
+//! self-play (`turncoat datagen --variant`, `turncoat train --variant`): [`Net`]
+//! lists the shipped ones, and a variant's `Policy::NNUE` names its own. A variant
+//! without one keeps the hand-written evaluation. `docs/TRAINING.md` gives the
+//! measurements behind the sizes and says how each network was made.
+
+use std::sync::OnceLock;
+
+use shakmaty::{Bitboard, Color, Piece, Role, Square};
+
+use turncoat_rules::position::Board;
+
+pub const INPUTS: usize = 768;
+/// The hidden width `turncoat train` makes unless told otherwise.
+pub const HIDDEN: usize = 256;
+/// The widest hidden layer a network file may have (the accumulators' room);
+/// widths are multiples of [`WIDTH_STEP`], the vector code's stride.
+pub const MAX_HIDDEN: usize = 512;
+pub const WIDTH_STEP: usize = 32;
+pub const QA: i32 = 255;
+pub const QB: i32 = 64;
+/// Network output 1.0 = SCALE centipawns (also the trainer's sigmoid scale).
+pub const SCALE: i32 = 400;
+/// Trained weights are clipped to this so that quantised sums cannot overflow.
+pub const WEIGHT_CLIP: f32 = 1.98;
+/// Output layers, by the number of pieces on the board (see [`bucket`]).
+pub const BUCKETS: usize = 8;
+/// Input sets of a king-bucketed network ([`Layout::KingBuckets`]).
+pub const KING_BUCKETS: usize = 4;
+
+/// How a network's inputs are laid out, told by the file's magic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// The 768 piece features of [`feature`] (file magic `TCN2`): every variant's network.
+    Plain,
+    /// 768 features for each of [`KING_BUCKETS`] places of the view's own king
+    /// (file magic `TCN3`), the view's board mirrored left-right when that king
+    /// stands on files e-h. The same piece weighs differently behind a castled
+    /// king, an uncastled one, or one out in the open; the mirror halves what
+    /// the buckets must learn.
+    KingBuckets,
+}
+
+impl Layout {
+    pub const fn inputs(self) -> usize {
+        match self {
+            Layout::Plain => INPUTS,
+            Layout::KingBuckets => INPUTS * KING_BUCKETS,
+        }
+    }
+
+    pub const fn magic(self) -> &'static [u8; 4] {
+        match self {
+            Layout::Plain => b"TCN2",
+            Layout::KingBuckets => b"TCN3",
+        }
+    }
+
+    fn from_magic(magic: &[u8]) -> Option<Layout> {
+        [Layout::Plain, Layout::KingBuckets]
+            .into_iter()
+            .find(|l| l.magic() == magic)
+    }
+
+    /// The part of `view`'s input indices fixed by where its own king stands
+    /// (`None`: no king of that colour, read as on its home square).
+    #[inline]
+    pub fn view_key(self, view: Color, king: Option<Square>) -> ViewKey {
+        match self {
+            Layout::Plain => ViewKey::default(),
+            Layout::KingBuckets => {
+                let king = king.map_or(4, |k| relative(view, k));
+                let flip = if king % 8 >= 4 { 7 } else { 0 };
+                let bucket = match ((king ^ flip) / 8, (king ^ flip) % 8) {
+                    // a1-c1 (a castled king, g1 and b1 alike), d1-e1 (uncastled),
+                    // the second rank, further up.
+                    (0, 0..=2) => 0,
+                    (0, _) => 1,
+                    (1, _) => 2,
+                    _ => 3,
+                };
+                ViewKey {
+                    base: bucket * INPUTS,
+                    flip,
+                }
+            }
+        }
+    }
+}
+
+/// Where a view's features start ([`Layout::view_key`]) and whether its board is
+/// mirrored left-right (`flip` 7) or not (0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ViewKey {
+    base: usize,
+    flip: usize,
+}
+
+/// Bytes of a network file of hidden width `hidden`: magic, `hidden` as u32, w1,
+/// b1, then w2 (i16) and b2 (i32) of each bucket in turn, little-endian.
+pub const fn file_len(layout: Layout, hidden: usize) -> usize {
+    4 + 4 + 2 * (layout.inputs() * hidden + hidden) + BUCKETS * (2 * 2 * hidden + 4)
+}
+
+/// Can a network have `hidden` neurons per accumulator (the file reader's and
+/// the trainer's check alike)?
+pub const fn valid_width(hidden: usize) -> bool {
+    hidden != 0 && hidden <= MAX_HIDDEN && hidden.is_multiple_of(WIDTH_STEP)
+}
+
+/// The shipped networks, one per variant that has one (`src/engine/nnue/<variant>.net`,
+/// embedded in the binary; `docs/TRAINING.md` says which data and commands made
+/// each). A variant's `Policy::NNUE` names its entry; a network
+/// ships only when it beat the variant's hand-written evaluation in a match
+/// (`docs/TRAINING.md`, "Variant networks").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Net {
+    Chess,
+    CowardlyCrew,
+    Pacifist,
+    AttendingPawns,
+    Subversion,
+    CruisePawns,
+}
+
+impl Net {
+    /// The network's file name (in `src/engine/nnue/`) and its embedded bytes.
+    fn embedded(self) -> (&'static str, &'static [u8]) {
+        macro_rules! embed {
+            ($file:literal) => {
+                ($file, include_bytes!(concat!("nnue/", $file)))
+            };
+        }
+        match self {
+            Net::Chess => embed!("chess.net"),
+            Net::CowardlyCrew => embed!("cowardlycrew.net"),
+            Net::Pacifist => embed!("pacifist.net"),
+            Net::AttendingPawns => embed!("attendingpawns.net"),
+            Net::Subversion => embed!("subversion.net"),
+            Net::CruisePawns => embed!("cruisepawns.net"),
+        }
+    }
+
+    /// The network (parsed once).
+    pub fn network(self) -> &'static Network {
+        // One cell per `Net`, indexed by its discriminant.
+        static PARSED: [OnceLock<Box<Network>>; 6] = [const { OnceLock::new() }; 6];
+        let (file, bytes) = self.embedded();
+        PARSED[self as usize].get_or_init(|| {
+            Network::from_bytes(bytes).unwrap_or_else(|e| panic!("src/engine/nnue/{file}: {e}"))
+        })
+    }
+}
+
+/// The output layer for a board with `pieces` pieces (kings included): four
+/// piece counts a bucket, 2-5 the first, 30-32 the last.
+#[inline]
+pub fn bucket(pieces: u32) -> usize {
+    (pieces.saturating_sub(2) as usize / 4).min(BUCKETS - 1)
+}
+
+/// `sq` seen from `view`'s side: flipped vertically for Black.
+#[inline]
+fn relative(view: Color, sq: Square) -> usize {
+    if view == Color::White {
+        sq as usize
+    } else {
+        sq as usize ^ 56
+    }
+}
+
+/// The input index of a piece seen from `view`'s side in a plain network.
+#[inline]
+pub fn feature(view: Color, piece: Piece, sq: Square) -> usize {
+    keyed_feature(view, piece, sq, ViewKey::default())
+}
+
+/// The input index of a piece seen from `view`'s side, whose king gives `key`.
+#[inline]
+pub fn keyed_feature(view: Color, piece: Piece, sq: Square, key: ViewKey) -> usize {
+    let theirs = (piece.color != view) as usize;
+    key.base + theirs * 384 + (piece.role as usize - 1) * 64 + (relative(view, sq) ^ key.flip)
+}
+
+/// A network's quantised weights, borrowed, in the file's order: the hidden
+/// width, w1 by feature (`hidden` each), b1, each bucket's w2 (`2 * hidden`), b2.
+pub type Weights<'a> = (usize, &'a [i16], &'a [i16], &'a [i16], &'a [i32; BUCKETS]);
+
+pub struct Network {
+    layout: Layout,
+    /// Neurons per accumulator (per view).
+    hidden: usize,
+    /// First layer, one `hidden`-wide column per input feature.
+    w1: Vec<i16>,
+    b1: Vec<i16>,
+    /// Output weights per bucket (`2 * hidden` each): side to move's half first,
+    /// then the opponent's.
+    w2: Vec<i16>,
+    b2: [i32; BUCKETS],
+}
+
+impl Network {
+    /// Parses a network file; the error says why it is not one of this shape.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, String> {
+        let magic = &bytes[..bytes.len().min(4)];
+        let layout = Layout::from_magic(magic).filter(|_| bytes.len() >= 8);
+        let Some(layout) = layout else {
+            return Err(format!(
+                "not a network file ({} bytes, magic {:?}, {:?} or {:?} expected)",
+                bytes.len(),
+                String::from_utf8_lossy(magic),
+                String::from_utf8_lossy(Layout::Plain.magic()),
+                String::from_utf8_lossy(Layout::KingBuckets.magic()),
+            ));
+        };
+        let hidden = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
+        if !valid_width(hidden) {
+            return Err(format!(
+                "{hidden} hidden neurons: a multiple of {WIDTH_STEP} up to {MAX_HIDDEN} expected"
+            ));
+        }
+        if bytes.len() != file_len(layout, hidden) {
+            return Err(format!(
+                "{} bytes, {} expected for {hidden} hidden neurons",
+                bytes.len(),
+                file_len(layout, hidden)
+            ));
+        }
+        // The length is checked above, so every read below is in bounds.
+        let mut rest = &bytes[8..];
+        let mut net = Box::new(Network {
+            layout,
+            hidden,
+            w1: vec![0; layout.inputs() * hidden],
+            b1: vec![0; hidden],
+            w2: vec![0; BUCKETS * 2 * hidden],
+            b2: [0; BUCKETS],
+        });
+        read_i16s(&mut rest, &mut net.w1);
+        read_i16s(&mut rest, &mut net.b1);
+        for b in 0..BUCKETS {
+            read_i16s(&mut rest, &mut net.w2[b * 2 * hidden..][..2 * hidden]);
+            let (head, tail) = rest.split_at(4);
+            net.b2[b] = i32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+            rest = tail;
+        }
+        Ok(net)
+    }
+
+    /// The quantised weights in the file's order (w1 by feature, b1, then each
+    /// bucket's w2 and b2): what `turncoat train --init` starts from.
+    pub fn weights(&self) -> Weights<'_> {
+        (self.hidden, &self.w1, &self.b1, &self.w2, &self.b2)
+    }
+
+    /// Neurons per accumulator.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// `view`'s key on `boards` (where its own king stands).
+    #[inline]
+    fn view_key(&self, view: Color, boards: &PieceBoards) -> ViewKey {
+        match self.layout {
+            Layout::Plain => ViewKey::default(),
+            layout => layout.view_key(view, boards[king_index(view)].first()),
+        }
+    }
+
+    /// The first-layer column of input `feature`.
+    #[inline]
+    fn column(&self, feature: usize) -> &[i16] {
+        &self.w1[feature * self.hidden..][..self.hidden]
+    }
+
+    /// Centipawns from the side to move's view, the sums made from scratch
+    /// (`eval`, tests); the search keeps them in an `AccumulatorStack`.
+    pub fn evaluate_board(&self, boards: &PieceBoards, turn: Color) -> i32 {
+        let mut acc = Accumulator::zeroed();
+        acc.refresh(self, boards);
+        self.evaluate(&acc, turn, piece_count(boards))
+    }
+
+    /// Centipawns from the side to move's view of a board with `pieces` pieces.
+    pub fn evaluate(&self, acc: &Accumulator, turn: Color, pieces: u32) -> i32 {
+        let (b, h) = (bucket(pieces), self.hidden);
+        let (us, them) = (&acc.v[turn as usize][..h], &acc.v[!turn as usize][..h]);
+        let (w_us, w_them) = self.w2[b * 2 * h..][..2 * h].split_at(h);
+        let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
+        (sum / QA + self.b2[b]) * SCALE / (QA * QB)
+    }
+}
+
+/// Fills `out` from the front of `bytes` (little-endian) and advances it.
+fn read_i16s(bytes: &mut &[u8], out: &mut [i16]) {
+    let (head, tail) = bytes.split_at(2 * out.len());
+    for (w, c) in out.iter_mut().zip(head.chunks_exact(2)) {
+        *w = i16::from_le_bytes([c[0], c[1]]);
+    }
+    *bytes = tail;
+}
+
+/// sum(clamp(x, 0, QA)^2 * w). `x * w` fits i16 after the clamp (|w| <= 127),
+/// so SSE2 (every x86-64) does eight lanes: a 16-bit multiply, then a
+/// multiply-add of pairs into 32 bits; AVX2, where the build targets it
+/// (`.cargo/config.toml`: the building machine's CPU), sixteen. `acc`'s length
+/// is a multiple of WIDTH_STEP, `w` at least as long.
+#[inline]
+fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        use std::arch::x86_64::*;
+        assert!(w.len() >= acc.len() && acc.len().is_multiple_of(16));
+        // SAFETY: the build targets AVX2 (cfg above); every load reads 16 lanes
+        // inside `acc` or `w` (lengths checked above).
+        unsafe {
+            let zero = _mm256_setzero_si256();
+            let qa = _mm256_set1_epi16(QA as i16);
+            let mut sum = _mm256_setzero_si256();
+            for i in (0..acc.len()).step_by(16) {
+                let x = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
+                let x = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+                let wv = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, wv), x));
+            }
+            let mut lanes = [0i32; 8];
+            _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum);
+            lanes.iter().sum()
+        }
+    }
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    {
+        use std::arch::x86_64::*;
+        assert!(w.len() >= acc.len() && acc.len().is_multiple_of(8));
+        // SAFETY: SSE2 is part of x86-64; every load reads 8 lanes inside
+        // `acc` or `w` (lengths checked above).
+        unsafe {
+            let zero = _mm_setzero_si128();
+            let qa = _mm_set1_epi16(QA as i16);
+            let mut sum = _mm_setzero_si128();
+            for i in (0..acc.len()).step_by(8) {
+                let x = _mm_loadu_si128(acc.as_ptr().add(i) as *const __m128i);
+                let x = _mm_min_epi16(_mm_max_epi16(x, zero), qa);
+                let wv = _mm_loadu_si128(w.as_ptr().add(i) as *const __m128i);
+                sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_mullo_epi16(x, wv), x));
+            }
+            let mut lanes = [0i32; 4];
+            _mm_storeu_si128(lanes.as_mut_ptr() as *mut __m128i, sum);
+            lanes.iter().sum()
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut sum = 0i32;
+        for (&x, &w) in acc.iter().zip(w) {
+            let x = i32::from(x.clamp(0, QA as i16));
+            sum += x * i32::from(w) * x;
+        }
+        sum
+    }
+}
+
+/// Both sides' first-layer sums for one board; colour index = view. Room for
+/// the widest network; a network of `hidden` neurons uses the first `hidden`.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    v: [[i16; MAX_HIDDEN]; 2],
+}
+
+/// The 12 piece bitboards of a board, the form the accumulator reads and diffs:
+/// index `piece_of` order, White's pawn to king, then Black's.
+pub type PieceBoards = [Bitboard; 12];
+
+pub fn piece_of(index: usize) -> Piece {
+    Piece {
+        color: Color::from_white(index < 6),
+        role: Role::ALL[index % 6],
+    }
+}
+
+/// The `PieceBoards` index of `color`'s king.
+#[inline]
+fn king_index(color: Color) -> usize {
+    if color == Color::White {
+        5
+    } else {
+        11
+    }
+}
+
+/// Pieces on the board, kings included.
+#[inline]
+pub fn piece_count(boards: &PieceBoards) -> u32 {
+    boards.iter().fold(Bitboard::EMPTY, |a, &b| a | b).count() as u32
+}
+
+/// The network's view of a position.
+#[inline]
+pub fn piece_boards(pos: &Board) -> PieceBoards {
+    std::array::from_fn(|i| pos.by_piece(piece_of(i)))
+}
+
+impl Accumulator {
+    pub fn zeroed() -> Accumulator {
+        Accumulator {
+            v: [[0; MAX_HIDDEN]; 2],
+        }
+    }
+
+    /// The sums from scratch, in place (an accumulator is 2 KiB: not moved).
+    pub fn refresh(&mut self, net: &Network, boards: &PieceBoards) {
+        for view in [Color::White, Color::Black] {
+            self.refresh_view(net, boards, view);
+        }
+    }
+
+    /// `view`'s sums from scratch.
+    fn refresh_view(&mut self, net: &Network, boards: &PieceBoards, view: Color) {
+        let h = net.hidden;
+        let key = net.view_key(view, boards);
+        let sums = &mut self.v[view as usize][..h];
+        sums.copy_from_slice(&net.b1);
+        for (i, &squares) in boards.iter().enumerate() {
+            for sq in squares {
+                let column = net.column(keyed_feature(view, piece_of(i), sq, key));
+                for (a, &w) in sums.iter_mut().zip(column) {
+                    *a += w;
+                }
+            }
+        }
+    }
+
+    /// Brings `self`, the sums of `from`, to those of `to` by the squares that
+    /// changed: a move touches two to four, a conversion or an attendant a few
+    /// more. Each view's sums are read and written once per batch of them.
+    pub fn update(&mut self, net: &Network, from: &PieceBoards, to: &PieceBoards) {
+        self.diff(net, None, from, to);
+    }
+
+    /// Sets `self` to the sums of `to` from `source`, the sums of `from`: the
+    /// search's step from a parent's slot to a child's, without first copying
+    /// the parent's sums into the child's.
+    pub fn update_from(
+        &mut self,
+        net: &Network,
+        source: &Accumulator,
+        from: &PieceBoards,
+        to: &PieceBoards,
+    ) {
+        self.diff(net, Some(source), from, to);
+    }
+
+    /// `update` (`source` None) or `update_from`. A view whose king changed
+    /// bucket or board half (a king-bucketed network) is made from scratch: its
+    /// every feature moved.
+    fn diff(
+        &mut self,
+        net: &Network,
+        mut source: Option<&Accumulator>,
+        from: &PieceBoards,
+        to: &PieceBoards,
+    ) {
+        const MAX: usize = 16;
+        let (white, black) = (
+            net.view_key(Color::White, to),
+            net.view_key(Color::Black, to),
+        );
+        // The views kept by differences; the others are made afresh.
+        let mut kept = [Color::White; 2];
+        let mut n_kept = 0;
+        for (view, key) in [(Color::White, white), (Color::Black, black)] {
+            if key == net.view_key(view, from) {
+                kept[n_kept] = view;
+                n_kept += 1;
+            } else {
+                self.refresh_view(net, to, view);
+            }
+        }
+        let views = &kept[..n_kept];
+        if views.is_empty() {
+            return;
+        }
+        let mut added = [(0usize, 0usize); MAX];
+        let mut removed = [(0usize, 0usize); MAX];
+        let (mut n_added, mut n_removed) = (0, 0);
+        // The first batch reads `source`; any later one (a conversion cascade
+        // larger than a batch) continues from `self`.
+        for i in 0..12 {
+            let (old, new) = (from[i], to[i]);
+            if old == new {
+                continue;
+            }
+            let piece = piece_of(i);
+            let features = |sq| {
+                (
+                    keyed_feature(Color::White, piece, sq, white),
+                    keyed_feature(Color::Black, piece, sq, black),
+                )
+            };
+            for sq in old & !new {
+                if n_removed == MAX {
+                    self.apply(net, source, views, &added[..n_added], &removed[..n_removed]);
+                    (n_added, n_removed, source) = (0, 0, None);
+                }
+                removed[n_removed] = features(sq);
+                n_removed += 1;
+            }
+            for sq in new & !old {
+                if n_added == MAX {
+                    self.apply(net, source, views, &added[..n_added], &removed[..n_removed]);
+                    (n_added, n_removed, source) = (0, 0, None);
+                }
+                added[n_added] = features(sq);
+                n_added += 1;
+            }
+        }
+        self.apply(net, source, views, &added[..n_added], &removed[..n_removed]);
+    }
+
+    /// Sets `views`' sums to `source`'s (or to their own when `None`) plus the
+    /// `added` features' columns minus the `removed` ones (each `(White's view,
+    /// Black's view)`), in one pass over each view's sums.
+    fn apply(
+        &mut self,
+        net: &Network,
+        source: Option<&Accumulator>,
+        views: &[Color],
+        added: &[(usize, usize)],
+        removed: &[(usize, usize)],
+    ) {
+        let h = net.hidden;
+        for &view in views {
+            // Where each feature's column starts in w1.
+            let start = |f: &(usize, usize)| h * if view == Color::White { f.0 } else { f.1 };
+            // Lanes held in registers while every column is added.
+            const LANES: usize = WIDTH_STEP;
+            for c in (0..h).step_by(LANES) {
+                let mut lanes = [0i16; LANES];
+                let input = source.map_or(&self.v[view as usize], |s| &s.v[view as usize]);
+                lanes.copy_from_slice(&input[c..][..LANES]);
+                for f in added {
+                    for (a, &w) in lanes.iter_mut().zip(&net.w1[start(f) + c..][..LANES]) {
+                        *a = a.wrapping_add(w);
+                    }
+                }
+                for f in removed {
+                    for (a, &w) in lanes.iter_mut().zip(&net.w1[start(f) + c..][..LANES]) {
+                        *a = a.wrapping_sub(w);
+                    }
+                }
+                self.v[view as usize][c..][..LANES].copy_from_slice(&lanes);
+            }
+        }
+    }
+}
+
+/// The search's accumulators, one slot per ply. A slot's sums are exact for the
+/// board stored beside them, so any slot can be brought to any board by the
+/// difference; evaluation at ply p reuses slot p when it already holds the board,
+/// else starts from slot p - 1 (usually the parent), else slot p (usually a
+/// sibling), else from scratch, and from scratch too when the difference is
+/// larger than the board. Sums are written straight into slot p.
+pub struct AccumulatorStack {
+    net: &'static Network,
+    slots: Vec<Slot>,
+}
+
+/// One ply's sums and the board they are exact for (`valid` false: never set).
+#[derive(Clone, Copy)]
+struct Slot {
+    valid: bool,
+    boards: PieceBoards,
+    acc: Accumulator,
+}
+
+impl AccumulatorStack {
+    pub fn new(net: &'static Network, plies: usize) -> AccumulatorStack {
+        let empty = Slot {
+            valid: false,
+            boards: [Bitboard::EMPTY; 12],
+            acc: Accumulator::zeroed(),
+        };
+        AccumulatorStack {
+            net,
+            slots: vec![empty; plies],
+        }
+    }
+
+    /// Centipawns from the side to move's view for `boards` at `ply`.
+    pub fn evaluate(&mut self, boards: &PieceBoards, turn: Color, ply: usize) -> i32 {
+        let changed = |slot: &Slot| -> u32 {
+            slot.boards
+                .iter()
+                .zip(boards)
+                .map(|(x, y)| (*x ^ *y).count() as u32)
+                .sum()
+        };
+        // From scratch costs one column per piece; a difference one per square.
+        let pieces = piece_count(boards);
+        let (before, rest) = self.slots.split_at_mut(ply);
+        let slot = &mut rest[0];
+        let parent = before.last().filter(|p| p.valid);
+        if !(slot.valid && slot.boards == *boards) {
+            match parent {
+                Some(p) if changed(p) < pieces => {
+                    slot.acc.update_from(self.net, &p.acc, &p.boards, boards)
+                }
+                _ if slot.valid && changed(slot) < pieces => {
+                    let from = slot.boards;
+                    slot.acc.update(self.net, &from, boards)
+                }
+                _ => slot.acc.refresh(self.net, boards),
+            }
+            slot.boards = *boards;
+            slot.valid = true;
+        }
+        self.net.evaluate(&slot.acc, turn, pieces)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sums(net: &Network, boards: &PieceBoards) -> Box<Accumulator> {
+        let mut acc = Box::new(Accumulator::zeroed());
+        acc.refresh(net, boards);
+        acc
+    }
+
+    #[test]
+    fn features_mirror_between_views() {
+        let white_knight = Piece {
+            color: Color::White,
+            role: Role::Knight,
+        };
+        let black_knight = Piece {
+            color: Color::Black,
+            role: Role::Knight,
+        };
+        // White's g1 knight seen by White = Black's g8 knight seen by Black.
+        assert_eq!(feature(Color::White, white_knight, Square::G1), 64 + 6);
+        assert_eq!(feature(Color::Black, black_knight, Square::G8), 64 + 6);
+        assert_eq!(
+            feature(Color::Black, white_knight, Square::G1),
+            384 + 64 + 62
+        );
+    }
+
+    /// A king-bucketed network of small pseudo-random weights (the update tests
+    /// need one whose every input set differs).
+    fn king_bucketed(hidden: usize) -> &'static Network {
+        let mut bytes = Layout::KingBuckets.magic().to_vec();
+        bytes.extend_from_slice(&(hidden as u32).to_le_bytes());
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        while bytes.len() < file_len(Layout::KingBuckets, hidden) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            bytes.extend_from_slice(&((x % 61) as i16 - 30).to_le_bytes());
+        }
+        Box::leak(Network::from_bytes(&bytes).expect("a king-bucketed network"))
+    }
+
+    /// Boards of a king-bucketed network's test: the start, the back rank
+    /// cleared, then White's king e1 -> d1 (the same input set, unmirrored),
+    /// d1 -> f1 (mirrored again, the castled set), f1 -> g1 (nothing of the
+    /// view's key changes), g1 -> f2 (the second-rank set), and Black's king
+    /// e8 -> f7 (Black's view only).
+    fn king_walks(start: PieceBoards) -> Vec<PieceBoards> {
+        let mut boards = vec![start];
+        let mut cleared = start;
+        cleared[0] = Bitboard::EMPTY;
+        cleared[1] = cleared[1].without(Square::B1).without(Square::G1);
+        cleared[2] = cleared[2].without(Square::F1);
+        cleared[6] = cleared[6].without(Square::F7);
+        boards.push(cleared);
+        for (i, from, to) in [
+            (5, Square::E1, Square::D1),
+            (5, Square::D1, Square::F1),
+            (5, Square::F1, Square::G1),
+            (5, Square::G1, Square::F2),
+            (11, Square::E8, Square::F7),
+        ] {
+            let mut next = *boards.last().expect("at least the start");
+            next[i] = next[i].without(from).with(to);
+            boards.push(next);
+        }
+        boards
+    }
+
+    #[test]
+    fn king_buckets_update_like_sums_from_scratch() {
+        let net = king_bucketed(64);
+        let start = piece_boards(&turncoat_rules::position::Position::<
+            turncoat_rules::variants::chess::Chess,
+        >::startpos());
+        let walk = king_walks(start);
+        for (step, pair) in walk.windows(2).enumerate() {
+            let exact = sums(net, &pair[1]).v;
+            let mut acc = sums(net, &pair[0]);
+            acc.update(net, &pair[0], &pair[1]);
+            assert!(acc.v == exact, "step {step}");
+            let mut child = sums(net, &start);
+            child.update_from(net, &sums(net, &pair[0]), &pair[0], &pair[1]);
+            assert!(child.v == exact);
+        }
+        let mut stack = AccumulatorStack::new(net, 8);
+        for (ply, boards) in walk.iter().enumerate() {
+            assert_eq!(
+                stack.evaluate(boards, Color::White, ply),
+                net.evaluate_board(boards, Color::White),
+                "ply {ply}"
+            );
+        }
+        // The king's input set changes the evaluation: the sets differ.
+        assert_ne!(
+            net.evaluate_board(&walk[2], Color::White),
+            net.evaluate_board(&walk[3], Color::White)
+        );
+    }
+
+    #[test]
+    fn shipped_network_parses() {
+        let (_, bytes) = Net::Chess.embedded();
+        assert!(Network::from_bytes(bytes).is_ok());
+        assert!(Network::from_bytes(&bytes[1..]).is_err());
+    }
+
+    /// Updating by differences gives the sums made from scratch, for a move
+    /// and for a difference larger than one batch (every piece changes colour:
+    /// 32 squares removed and 32 added).
+    #[test]
+    fn update_matches_sums_from_scratch() {
+        let net = Net::Chess.network();
+        let start = piece_boards(&turncoat_rules::position::Position::<
+            turncoat_rules::variants::chess::Chess,
+        >::startpos());
+        let mut moved = start;
+        moved[0] = moved[0].without(Square::E2).with(Square::E4);
+        let swapped: PieceBoards = std::array::from_fn(|i| start[(i + 6) % 12]);
+        for target in [moved, swapped] {
+            let exact = sums(net, &target).v;
+            let mut acc = sums(net, &start);
+            acc.update(net, &start, &target);
+            assert!(acc.v == exact);
+            // Into another accumulator (the child's slot holds other sums).
+            let source = sums(net, &start);
+            let mut child = sums(net, &swapped);
+            child.v[0][0] = 12345;
+            child.update_from(net, &source, &start, &target);
+            assert!(child.v == exact);
+        }
+    }
+
+    /// The stack's evaluations equal those made from scratch whichever slot
+    /// they start from: a child, a sibling, the same board again, a board far
+    /// from every slot.
+    #[test]
+    fn stack_matches_evaluation_from_scratch() {
+        let net = Net::Chess.network();
+        let start = piece_boards(&turncoat_rules::position::Position::<
+            turncoat_rules::variants::chess::Chess,
+        >::startpos());
+        let mut e4 = start;
+        e4[0] = e4[0].without(Square::E2).with(Square::E4);
+        let mut d4 = start;
+        d4[0] = d4[0].without(Square::D2).with(Square::D4);
+        let swapped: PieceBoards = std::array::from_fn(|i| start[(i + 6) % 12]);
+        let mut stack = AccumulatorStack::new(net, 4);
+        for (boards, turn, ply) in [
+            (start, Color::White, 0),
+            (e4, Color::Black, 1),
+            (d4, Color::Black, 1),
+            (d4, Color::Black, 1),
+            (swapped, Color::White, 2),
+            (start, Color::White, 0),
+            (e4, Color::Black, 1),
+        ] {
+            assert_eq!(
+                stack.evaluate(&boards, turn, ply),
+                net.evaluate_board(&boards, turn),
+                "ply {ply}"
+            );
+        }
+    }
+}

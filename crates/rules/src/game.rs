@@ -1,0 +1,222 @@
+//! A game: a start position, the moves played and the key history, with the
+//! end-of-game rules of docs/RULES.md in their binding order. Shared by the UCI front
+//! end (for `position ... moves`) and the match runner's referee.
+
+use std::fmt::Write as _;
+
+use shakmaty::{Color, Role};
+
+use crate::moves::{Move, MoveList};
+use crate::position::{Board, Position};
+use crate::variants::{Variant, VariantKind};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win { winner: Color, reason: &'static str },
+    Draw { reason: &'static str },
+}
+
+impl Outcome {
+    /// PGN result string.
+    pub fn result(self) -> &'static str {
+        match self {
+            Outcome::Win {
+                winner: Color::White,
+                ..
+            } => "1-0",
+            Outcome::Win {
+                winner: Color::Black,
+                ..
+            } => "0-1",
+            Outcome::Draw { .. } => "1/2-1/2",
+        }
+    }
+
+    pub fn reason(self) -> &'static str {
+        match self {
+            Outcome::Win { reason, .. } | Outcome::Draw { reason } => reason,
+        }
+    }
+}
+
+/// Standard insufficient material: K v K, or K + one minor v K.
+pub fn insufficient_material(pos: &Board) -> bool {
+    let occ = pos.occupied();
+    let kings = pos.by_role(Role::King);
+    let minors = pos.by_role(Role::Knight) | pos.by_role(Role::Bishop);
+    let others = occ & !kings;
+    others.is_empty() || (others.count() == 1 && (others & minors).any())
+}
+
+/// Finds the legal move whose canonical token is `token`.
+pub fn find_move<V: Variant>(pos: &Position<V>, token: &str) -> Option<Move> {
+    let mut moves = MoveList::new();
+    V::legal_moves(pos, &mut moves);
+    let mut buf = String::new();
+    moves.into_iter().find(|&mv| {
+        buf.clear();
+        V::format_move(pos, mv, &mut buf);
+        buf == token
+    })
+}
+
+/// Why `token` is not a legal move of `pos`, with the legal tokens that start the
+/// same way (the same piece, target or launch square), so that a user who typed
+/// `g1f3` in Attending Pawns reads "did you mean g1f3,g2g2?".
+pub fn illegal_move<V: Variant>(pos: &Position<V>, token: &str) -> String {
+    const SHOWN: usize = 6;
+    let mut moves = MoveList::new();
+    V::legal_moves(pos, &mut moves);
+    let legal: Vec<String> = moves.iter().map(|&m| self::token(pos, m)).collect();
+    // The part before the variant's extras: `g1f3`, `@d5`, `e4`.
+    let stem = token.split([',', '*']).next().unwrap_or(token);
+    let from = token.get(..2).unwrap_or(token);
+    let mut similar: Vec<&String> = legal.iter().filter(|t| t.starts_with(stem)).collect();
+    let mut hint = "did you mean";
+    if similar.is_empty() && !token.starts_with('@') {
+        similar = legal.iter().filter(|t| t.starts_with(from)).collect();
+        hint = "the legal moves from that square are";
+    }
+    let fen = crate::fen::format(pos);
+    let mut msg = format!("illegal move '{token}' in {fen}");
+    if legal.is_empty() {
+        msg.push_str(": the side to move has no legal move");
+    } else if similar.is_empty() {
+        let _ = write!(msg, ": no legal move starts with '{stem}'");
+        if V::in_check(pos) {
+            msg.push_str(" (the side to move is in check)");
+        }
+    } else {
+        let shown: Vec<&str> = similar.iter().take(SHOWN).map(|t| t.as_str()).collect();
+        let _ = write!(msg, ": {hint} {}", shown.join(", "));
+        if similar.len() > SHOWN {
+            let _ = write!(msg, " (and {} more)", similar.len() - SHOWN);
+        }
+        if hint == "did you mean" {
+            msg.push('?');
+        }
+    }
+    msg
+}
+
+/// The canonical token of a move in `pos`.
+pub fn token<V: Variant>(pos: &Position<V>, mv: Move) -> String {
+    let mut s = String::new();
+    V::format_move(pos, mv, &mut s);
+    s
+}
+
+/// Plays `mv` (which must be legal) with the debug-build key check.
+#[inline]
+pub fn play<V: Variant>(pos: &mut Position<V>, mv: Move) {
+    V::play(pos, mv);
+    pos.debug_check_key();
+}
+
+#[derive(Clone, Debug)]
+pub struct Game<V: Variant> {
+    pub start: Position<V>,
+    pub pos: Position<V>,
+    pub moves: Vec<Move>,
+    /// Keys of every position so far, the current one last.
+    pub keys: Vec<u64>,
+}
+
+impl<V: Variant> Game<V> {
+    pub fn new(start: Position<V>) -> Self {
+        Game {
+            start,
+            pos: start,
+            moves: Vec::new(),
+            keys: vec![start.key()],
+        }
+    }
+
+    /// Plays a move given as a token; an illegal or malformed token changes nothing.
+    pub fn play_token(&mut self, token: &str) -> Result<Move, String> {
+        let mv = find_move(&self.pos, token).ok_or_else(|| illegal_move(&self.pos, token))?;
+        self.play(mv);
+        Ok(mv)
+    }
+
+    pub fn play(&mut self, mv: Move) {
+        play(&mut self.pos, mv);
+        self.moves.push(mv);
+        self.keys.push(self.pos.key());
+    }
+
+    /// How often the current position occurred so far (itself included). The
+    /// whole history is scanned: in Pacifist a clock reset (a conversion) is not
+    /// irreversible, so the halfmove window would miss repetitions.
+    pub fn repetitions(&self) -> usize {
+        let key = self.pos.key();
+        self.keys.iter().filter(|&&k| k == key).count()
+    }
+
+    /// docs/RULES.md order: no legal move, threefold repetition, 50-move rule,
+    /// insufficient material.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let mut moves = MoveList::new();
+        V::legal_moves(&self.pos, &mut moves);
+        if moves.is_empty() {
+            return Some(V::no_legal_moves(&self.pos));
+        }
+        if self.repetitions() >= 3 {
+            return Some(Outcome::Draw {
+                reason: "threefold repetition",
+            });
+        }
+        if self.pos.halfmoves() >= 100 {
+            return Some(Outcome::Draw {
+                reason: "50-move rule",
+            });
+        }
+        if V::INSUFFICIENT_MATERIAL && insufficient_material(&self.pos) {
+            return Some(Outcome::Draw {
+                reason: "insufficient material",
+            });
+        }
+        None
+    }
+}
+
+/// A position as a front end names it: the variant, a FEN (`None` = the
+/// variant's start position) and the moves played from there, as tokens. It is
+/// kept in this form and materialised for its variant at each use, so front ends
+/// need not be generic over the variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub variant: VariantKind,
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+}
+
+impl Setup {
+    pub fn startpos(variant: VariantKind) -> Self {
+        Setup {
+            variant,
+            fen: None,
+            moves: Vec::new(),
+        }
+    }
+
+    /// Builds the game, checking the FEN and every move.
+    pub fn game<V: Variant>(&self) -> Result<Game<V>, String> {
+        let start = match &self.fen {
+            None => Position::<V>::startpos(),
+            Some(f) => {
+                crate::fen::parse::<V>(f).map_err(|e| format!("invalid FEN '{f}': {e}"))?
+            }
+        };
+        let mut game = Game::new(start);
+        for token in &self.moves {
+            game.play_token(token)?;
+        }
+        Ok(game)
+    }
+
+    /// Is every part of it valid?
+    pub fn check(&self) -> Result<(), String> {
+        crate::with_variant!(self.variant, V => self.game::<V>().map(|_| ()))
+    }
+}

@@ -1,0 +1,315 @@
+//! PGN reading: splits PGN text into games (tags, moves, per-move comments,
+//! result) and replays a game through the rules, so that any tool (the match
+//! runner, the tuner, the web board) can read games without the runner. Standard
+//! chess is SAN (read by shakmaty); variant moves are docs/RULES.md tokens.
+
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanPlus};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Position as _};
+
+use crate::fen;
+use crate::game::{Game, Outcome};
+use crate::position::Position;
+use crate::variants::{Variant, VariantKind};
+
+/// A game read from PGN text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnGame {
+    pub tags: Vec<(String, String)>,
+    /// Moves as written (SAN or tokens), move numbers removed.
+    pub moves: Vec<String>,
+    /// The comment following each move, if any.
+    pub comments: Vec<Option<String>>,
+    /// The game-termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: String,
+}
+
+impl PgnGame {
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn parse_tag(line: &str) -> Result<(String, String), String> {
+    let inner = line
+        .trim()
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or_else(|| format!("bad tag line '{line}'"))?;
+    let (key, rest) = inner
+        .trim()
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| format!("bad tag line '{line}'"))?;
+    let rest = rest.trim();
+    let quoted = rest
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .ok_or_else(|| format!("tag value not quoted in '{line}'"))?;
+    let mut value = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(n) = chars.next() {
+                value.push(n);
+            }
+        } else {
+            value.push(c);
+        }
+    }
+    Ok((key.to_string(), value))
+}
+
+/// The game-termination markers.
+pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// Splits PGN text into games (tags, moves, per-move comments, result).
+pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
+    let mut games = Vec::new();
+    let mut cur = PgnGame::default();
+    let mut in_moves = false;
+    let mut chars = text.char_indices().peekable();
+    let mut at_line_start = true;
+    let mut word = String::new();
+
+    fn flush_word(
+        word: &mut String,
+        cur: &mut PgnGame,
+        games: &mut Vec<PgnGame>,
+        in_moves: &mut bool,
+    ) {
+        if word.is_empty() {
+            return;
+        }
+        let w = std::mem::take(word);
+        if RESULTS.contains(&w.as_str()) {
+            cur.result = w;
+            games.push(std::mem::take(cur));
+            *in_moves = false;
+            return;
+        }
+        // Strip a move number: `12.`, `12...`, `12.e4`.
+        let digits = w.chars().take_while(|c| c.is_ascii_digit()).count();
+        let rest = if digits > 0 && w[digits..].starts_with('.') {
+            w[digits..].trim_start_matches('.')
+        } else {
+            &w[..]
+        };
+        if rest.is_empty() {
+            return;
+        }
+        cur.moves.push(rest.to_string());
+        cur.comments.push(None);
+        *in_moves = true;
+    }
+
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '[' if at_line_start && !in_moves => {
+                let end = text[i..].find('\n').map_or(text.len(), |e| i + e);
+                cur.tags.push(parse_tag(&text[i..end])?);
+                while chars.peek().is_some_and(|&(j, _)| j < end) {
+                    chars.next();
+                }
+                continue;
+            }
+            '{' => {
+                flush_word(&mut word, &mut cur, &mut games, &mut in_moves);
+                let mut comment = String::new();
+                let mut closed = false;
+                for (_, c2) in chars.by_ref() {
+                    if c2 == '}' {
+                        closed = true;
+                        break;
+                    }
+                    comment.push(c2);
+                }
+                if !closed {
+                    return Err("unterminated comment".to_string());
+                }
+                if let Some(last) = cur.comments.last_mut() {
+                    *last = Some(comment.split_whitespace().collect::<Vec<_>>().join(" "));
+                }
+            }
+            ';' => {
+                flush_word(&mut word, &mut cur, &mut games, &mut in_moves);
+                for (_, c2) in chars.by_ref() {
+                    if c2 == '\n' {
+                        break;
+                    }
+                }
+                at_line_start = true;
+                continue;
+            }
+            '(' => {
+                flush_word(&mut word, &mut cur, &mut games, &mut in_moves);
+                let mut depth = 1;
+                for (_, c2) in chars.by_ref() {
+                    match c2 {
+                        '(' => depth += 1,
+                        ')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            '$' if word.is_empty() => {
+                while chars.peek().is_some_and(|&(_, c2)| c2.is_ascii_digit()) {
+                    chars.next();
+                }
+            }
+            c if c.is_whitespace() => {
+                flush_word(&mut word, &mut cur, &mut games, &mut in_moves);
+                at_line_start = c == '\n';
+                continue;
+            }
+            c => word.push(c),
+        }
+        at_line_start = false;
+    }
+    flush_word(&mut word, &mut cur, &mut games, &mut in_moves);
+    if !cur.moves.is_empty() || !cur.tags.is_empty() {
+        return Err("the last game has no result marker".to_string());
+    }
+    Ok(games)
+}
+
+/// A game replayed through the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    pub variant: VariantKind,
+    /// Canonical docs/RULES.md tokens (UCI for chess).
+    pub tokens: Vec<String>,
+    pub final_fen: String,
+    /// The rules' verdict on the final position, if the game is over by rule.
+    pub outcome: Option<Outcome>,
+}
+
+/// Replays a PGN game with the referee's rules: `[Variant]` (absent = chess) and
+/// `[FEN]` select the start; chess moves are SAN (read by shakmaty), variant moves
+/// are tokens. Any illegal move is an error.
+pub fn replay(game: &PgnGame) -> Result<Replayed, String> {
+    let variant = match game.tag("Variant") {
+        None => VariantKind::Chess,
+        Some(v) => {
+            let v = v.to_ascii_lowercase();
+            if v == "standard" {
+                VariantKind::Chess
+            } else {
+                v.parse::<VariantKind>()?
+            }
+        }
+    };
+    crate::with_variant!(variant, V => replay_v::<V>(game, variant))
+}
+
+fn replay_v<V: Variant>(game: &PgnGame, variant: VariantKind) -> Result<Replayed, String> {
+    let start = match game.tag("FEN") {
+        Some(f) => fen::parse::<V>(f)?,
+        None => Position::<V>::startpos(),
+    };
+    let mut g = Game::new(start);
+    let mut tokens = Vec::with_capacity(game.moves.len());
+    let mut chess = if variant == VariantKind::Chess {
+        let f = fen::format(&start);
+        let p: shakmaty::Chess = Fen::from_ascii(f.as_bytes())
+            .map_err(|e| e.to_string())?
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| e.to_string())?;
+        Some(p)
+    } else {
+        None
+    };
+    for (i, text) in game.moves.iter().enumerate() {
+        let token = match chess.as_mut() {
+            Some(pos) => {
+                let san: San = SanPlus::from_ascii(text.as_bytes())
+                    .map_err(|e| format!("move {}: bad SAN '{text}': {e}", i + 1))?
+                    .san;
+                let m = san
+                    .to_move(pos)
+                    .map_err(|e| format!("move {}: '{text}': {e}", i + 1))?;
+                let uci = m.to_uci(CastlingMode::Standard).to_string();
+                pos.play_unchecked(m);
+                uci
+            }
+            None => text.clone(),
+        };
+        g.play_token(&token)
+            .map_err(|e| format!("move {}: {e}", i + 1))?;
+        tokens.push(token);
+    }
+    Ok(Replayed {
+        variant,
+        tokens,
+        final_fen: fen::format(&g.pos),
+        outcome: g.outcome(),
+    })
+}
+
+/// Appends the movetext `words` (move numbers, moves, comments, result) wrapped
+/// before 80 columns, then the blank line that ends a game.
+pub fn push_movetext(out: &mut String, words: impl IntoIterator<Item = String>) {
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+}
+
+/// Moves as PGN writes them: SAN in standard chess, the tokens themselves in the
+/// variants (docs/RULES.md, "Notation"). When shakmaty cannot read the start
+/// position or a move, the rest stay tokens and the reason comes back beside
+/// them (the match runner logs it; the web board shows the tokens).
+pub fn move_texts(
+    variant: VariantKind,
+    start_fen: &str,
+    tokens: &[String],
+) -> (Vec<String>, Option<String>) {
+    if variant != VariantKind::Chess {
+        return (tokens.to_vec(), None);
+    }
+    let mut pos: shakmaty::Chess = match Fen::from_ascii(start_fen.as_bytes())
+        .map_err(|e| e.to_string())
+        .and_then(|f| {
+            f.into_position(CastlingMode::Standard)
+                .map_err(|e| e.to_string())
+        }) {
+        Ok(p) => p,
+        Err(e) => {
+            let why = format!("shakmaty rejects the start position ({e}); moves stay in UCI");
+            return (tokens.to_vec(), Some(why));
+        }
+    };
+    let mut out = Vec::with_capacity(tokens.len());
+    for (i, t) in tokens.iter().enumerate() {
+        let mv = UciMove::from_ascii(t.as_bytes())
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok());
+        match mv {
+            Some(m) => out.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string()),
+            None => {
+                out.extend(tokens[i..].iter().cloned());
+                let why = format!("shakmaty cannot read move '{t}'; moves from it stay in UCI");
+                return (out, Some(why));
+            }
+        }
+    }
+    (out, None)
+}

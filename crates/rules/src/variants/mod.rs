@@ -1,0 +1,295 @@
+//! The variant abstraction and the registry of implemented variants.
+//!
+//! A variant is a zero-sized type implementing [`Variant`]: its rulebook (moves,
+//! post-move effects, legality, game end, FEN 7th field) lives in
+//! `rules/variants/<name>.rs`, written down in `docs/RULES.md`. What a search
+//! needs besides (safe pruning, quiescence moves, evaluation terms) is the
+//! engine's `Policy` trait, kept apart in `engine/`. Everything generic over
+//! `V: Variant` is monomorphised, so standard chess pays nothing for the hooks;
+//! the choice of variant is made once, at the top, by [`with_variant!`].
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use shakmaty::{Color, Role};
+
+use crate::game::Outcome;
+use crate::movegen::{self, Legality, Stage};
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+
+pub mod attending_pawns;
+pub mod chess;
+pub mod cowardly_crew;
+pub mod cruise_pawns;
+pub mod pacifist;
+pub mod subversion;
+
+/// A variant's rulebook. Defaults are standard chess; a variant overrides what its
+/// section of `docs/RULES.md` changes.
+pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
+    /// The `UCI_Variant` value.
+    const NAME: &'static str;
+    /// The start position (what `position startpos` means), with the 7th field
+    /// where the variant has one.
+    const START_FEN: &'static str;
+    /// What the FEN 7th field holds, as a label for people (`d`).
+    const STATE_NAME: &'static str = "State";
+    /// Does a double step leave an en passant square (Pacifist: no)?
+    const EN_PASSANT: bool = true;
+    /// Does standard insufficient material (K v K, K+minor v K) end the game?
+    const INSUFFICIENT_MATERIAL: bool = true;
+    /// Extra state beyond chess: exactly what the FEN 7th field says, so it takes
+    /// part in comparing and hashing positions; `()` when there is none.
+    type State: Copy + Clone + Default + Debug + PartialEq + Eq + Hash + Send + Sync;
+    /// Facts the board determines, carried from move to move only to save
+    /// recomputing them (Pacifist's influence counts); `()` when there are none.
+    /// Not part of the position's identity: never compared, hashed or printed.
+    type Cache: Copy + Clone + Default + Debug + Send + Sync;
+
+    /// Appends every legal move of the side to move.
+    fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
+        movegen::generate(pos, out, Legality::Legal, Stage::All);
+    }
+
+    /// Number of legal moves (perft's bulk count at the last ply); `buf` is
+    /// scratch space. Override when counting is cheaper than generating.
+    fn count_legal_moves(pos: &Position<Self>, buf: &mut MoveList) -> u64 {
+        buf.clear();
+        Self::legal_moves(pos, buf);
+        buf.len() as u64
+    }
+
+    /// Plays a move produced by `legal_moves`.
+    fn play(pos: &mut Position<Self>, mv: Move) {
+        pos.play_base(mv);
+    }
+
+    /// Is the side to move in check (search extensions, mate detection, `+`)?
+    fn in_check(pos: &Position<Self>) -> bool {
+        pos.checkers().any()
+    }
+
+    /// The result when the side to move has no legal move.
+    fn no_legal_moves(pos: &Position<Self>) -> Outcome {
+        if Self::in_check(pos) {
+            Outcome::Win {
+                winner: !pos.turn(),
+                reason: "checkmate",
+            }
+        } else {
+            Outcome::Draw {
+                reason: "stalemate",
+            }
+        }
+    }
+
+    /// Reads the FEN 7th field (`None` when absent). Called after the six standard
+    /// fields are loaded.
+    fn parse_state(_pos: &Position<Self>, field: Option<&str>) -> Result<Self::State, String> {
+        match field {
+            None => Ok(Self::State::default()),
+            Some(f) => Err(format!(
+                "variant {} has no seventh FEN field, found '{f}'",
+                Self::NAME
+            )),
+        }
+    }
+
+    /// Checks the raw FEN fields (4 to 7, as written) before anything is loaded,
+    /// for rules about what a field must say rather than what it loads to (Cruise
+    /// Pawns: en passant `-` while a missile is in flight).
+    fn check_fen_fields(_fields: &[&str]) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The FEN 7th field, for variants that always print one.
+    fn format_state(_pos: &Position<Self>) -> Option<String> {
+        None
+    }
+
+    /// Zobrist key of the variant state (0 for none); use `zobrist::extra`.
+    fn state_key(_state: &Self::State) -> u64 {
+        0
+    }
+
+    /// Rejects positions the variant cannot hold (`docs/RULES.md`, "FEN").
+    fn validate(pos: &Position<Self>) -> Result<(), String> {
+        validate_standard(pos, false)
+    }
+
+    /// Appends the token of `mv` (base plus extras, `docs/RULES.md`, "Notation").
+    fn format_move(_pos: &Position<Self>, mv: Move, out: &mut String) {
+        mv.write_base(out);
+    }
+}
+
+/// The largest and second largest of `values` (0 where missing). The threat
+/// terms of several variants count the best threat against the side to move as
+/// parried and the second as likely to land.
+pub fn best_two(values: impl IntoIterator<Item = i32>) -> (i32, i32) {
+    let (mut best, mut second) = (0, 0);
+    for v in values {
+        if v > best {
+            second = best;
+            best = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    (best, second)
+}
+
+/// Conventional piece values used by ordering and by variants' rank comparisons.
+#[inline]
+pub const fn value_of(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 100,
+        Role::Knight => 320,
+        Role::Bishop => 330,
+        Role::Rook => 500,
+        Role::Queen => 900,
+        Role::King => 0,
+    }
+}
+
+/// docs/RULES.md's rank comparison: P=1 < N=B=2 < R=3 < Q=4 < K=5.
+#[inline]
+pub const fn rank_of(role: Role) -> u8 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 2,
+        Role::Rook => 3,
+        Role::Queen => 4,
+        Role::King => 5,
+    }
+}
+
+/// The standard FEN checks: exactly one king per colour, the side not to move not
+/// in check, no pawn on rank 1 or 8 (`allow_own_first_rank` admits a pawn on its
+/// own first rank, as Attending Pawns does).
+pub fn validate_standard<V: Variant>(
+    pos: &Position<V>,
+    allow_own_first_rank: bool,
+) -> Result<(), String> {
+    for color in [Color::White, Color::Black] {
+        let n = pos.by_piece(color.king()).count();
+        if n != 1 {
+            return Err(format!("{color} has {n} kings, expected exactly one"));
+        }
+    }
+    validate_pawn_ranks(pos, allow_own_first_rank)?;
+    if pos.king_attacked(!pos.turn()) {
+        return Err("the side not to move is in check".to_string());
+    }
+    Ok(())
+}
+
+pub fn validate_pawn_ranks<V: Variant>(
+    pos: &Position<V>,
+    allow_own_first_rank: bool,
+) -> Result<(), String> {
+    use shakmaty::Bitboard;
+    let back =
+        Bitboard::from_rank(shakmaty::Rank::First) | Bitboard::from_rank(shakmaty::Rank::Eighth);
+    for sq in pos.by_role(Role::Pawn) & back {
+        let color = pos.color_at(sq).unwrap_or(Color::White);
+        let own_first = sq.rank() == color.backrank();
+        if !(allow_own_first_rank && own_first) {
+            return Err(format!("pawn on {sq}: pawns may not stand on rank 1 or 8"));
+        }
+    }
+    Ok(())
+}
+
+/// The implemented variants, as the `UCI_Variant` combo lists them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum VariantKind {
+    Chess,
+    CowardlyCrew,
+    Pacifist,
+    AttendingPawns,
+    Subversion,
+    CruisePawns,
+}
+
+impl VariantKind {
+    /// In the order of docs/RULES.md's list (the `UCI_Variant` combo order).
+    pub const ALL: &'static [VariantKind] = &[
+        VariantKind::Chess,
+        VariantKind::CowardlyCrew,
+        VariantKind::Pacifist,
+        VariantKind::AttendingPawns,
+        VariantKind::Subversion,
+        VariantKind::CruisePawns,
+    ];
+
+    pub fn name(self) -> &'static str {
+        crate::with_variant!(self, V => V::NAME)
+    }
+
+    pub fn from_name(name: &str) -> Option<VariantKind> {
+        Self::ALL.iter().copied().find(|v| v.name() == name)
+    }
+
+    pub fn start_fen(self) -> &'static str {
+        crate::with_variant!(self, V => V::START_FEN)
+    }
+
+    /// The names joined for error messages and `--help`.
+    pub fn names() -> String {
+        Self::ALL
+            .iter()
+            .map(|v| v.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl std::str::FromStr for VariantKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        VariantKind::from_name(s)
+            .ok_or_else(|| format!("unknown variant '{s}' (known: {})", VariantKind::names()))
+    }
+}
+
+impl std::fmt::Display for VariantKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Runs `$body` with the type alias `$V` bound to the variant type of `$kind`:
+/// the one place where a run-time variant choice becomes a compile-time one.
+#[macro_export]
+macro_rules! with_variant {
+    ($kind:expr, $V:ident => $body:expr) => {
+        match $kind {
+            $crate::variants::VariantKind::Chess => {
+                type $V = $crate::variants::chess::Chess;
+                $body
+            }
+            $crate::variants::VariantKind::AttendingPawns => {
+                type $V = $crate::variants::attending_pawns::AttendingPawns;
+                $body
+            }
+            $crate::variants::VariantKind::Subversion => {
+                type $V = $crate::variants::subversion::Subversion;
+                $body
+            }
+            $crate::variants::VariantKind::CruisePawns => {
+                type $V = $crate::variants::cruise_pawns::CruisePawns;
+                $body
+            }
+            $crate::variants::VariantKind::Pacifist => {
+                type $V = $crate::variants::pacifist::Pacifist;
+                $body
+            }
+            $crate::variants::VariantKind::CowardlyCrew => {
+                type $V = $crate::variants::cowardly_crew::CowardlyCrew;
+                $body
+            }
+        }
+    };
+}
