@@ -5,11 +5,11 @@ use std::time::Instant;
 
 use clap::Args;
 
+use crate::engine::THREADS_MAX;
 use crate::rules::fen;
 use crate::rules::perft;
 use crate::rules::position::Position;
 use crate::rules::variants::{Variant, VariantKind};
-use crate::uci::options::THREADS_MAX;
 use crate::with_variant;
 
 #[derive(Args, Debug)]

@@ -15,9 +15,13 @@
 pub use turncoat_engine as engine;
 pub use turncoat_rules as rules;
 pub use turncoat_rules::with_variant;
+pub use turncoat_uci as uci;
+
+#[cfg(feature = "serve")]
+pub use turncoat_serve as serve;
+#[cfg(feature = "tools")]
+pub use turncoat_tools as tools;
+#[cfg(feature = "tournament")]
+pub use turncoat_tournament as tournament;
 
 pub mod cli;
-pub mod serve;
-pub mod tools;
-pub mod tournament;
-pub mod uci;

@@ -5,10 +5,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use turncoat::cli;
 use turncoat::engine::bench;
 use turncoat::rules::variants::VariantKind;
+#[cfg(feature = "serve")]
+use turncoat::serve;
+#[cfg(feature = "tools")]
 use turncoat::tools::{datagen, train, tune};
-use turncoat::{cli, serve, tournament};
+#[cfg(feature = "tournament")]
+use turncoat::tournament;
 
 #[derive(Parser)]
 #[command(
@@ -50,22 +55,28 @@ enum Command {
         #[arg(long, default_value = "chess")]
         variant: VariantKind,
     },
+    #[cfg(feature = "tournament")]
     /// Play a refereed engine match or tournament (configured by engines.toml).
     Match(Box<tournament::cli::MatchArgs>),
+    #[cfg(feature = "tools")]
     /// Texel-tune the standard-chess evaluation on self-play PGN games; prints
     /// the tuned tables and weights as Rust source to paste into
     /// src/engine/eval/mod.rs.
     Tune(tune::TuneArgs),
+    #[cfg(feature = "tools")]
     /// Play self-play games of a variant (--variant, chess by default) at fixed
     /// nodes and write their quiet positions (`FEN;score;result`) as training
     /// data for `train`.
     Datagen(datagen::DatagenArgs),
+    #[cfg(feature = "tools")]
     /// Train a variant's network (--variant, chess by default) on labelled
     /// positions (`datagen`, scripts/label_positions.py) and write it to the
     /// --out file.
     Train(train::TrainArgs),
+    #[cfg(feature = "tournament")]
     /// Combine the PGN files of match shards into one Elo / pentanomial report.
     MatchMerge(tournament::merge::MergeArgs),
+    #[cfg(feature = "serve")]
     /// Serve a web board to play and analyse every variant (localhost).
     Serve(serve::ServeArgs),
 }
@@ -82,11 +93,17 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => cli::perft(&args),
         Some(Command::Bench { depth, variant }) => bench::run(variant, depth).map(|_| ()),
+        #[cfg(feature = "tournament")]
         Some(Command::Match(args)) => tournament::cli::run(*args),
+        #[cfg(feature = "tools")]
         Some(Command::Tune(args)) => tune::run(&args),
+        #[cfg(feature = "tools")]
         Some(Command::Datagen(args)) => datagen::run(&args),
+        #[cfg(feature = "tools")]
         Some(Command::Train(args)) => train::run(&args),
+        #[cfg(feature = "tournament")]
         Some(Command::MatchMerge(args)) => tournament::merge::run(args),
+        #[cfg(feature = "serve")]
         Some(Command::Serve(args)) => serve::run(&args),
     };
     match result {

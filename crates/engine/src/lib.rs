@@ -11,3 +11,9 @@ pub mod search;
 pub mod session;
 
 pub use session::{Engine, Event, StaticEval};
+
+/// The engine's name and version, as `id name` and the web board report it.
+pub const NAME: &str = concat!("Turncoat ", env!("CARGO_PKG_VERSION"));
+
+/// The most search threads a front end may ask for (UCI `Threads`, `perft --threads`).
+pub const THREADS_MAX: usize = 256;

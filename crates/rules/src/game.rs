@@ -204,9 +204,7 @@ impl Setup {
     pub fn game<V: Variant>(&self) -> Result<Game<V>, String> {
         let start = match &self.fen {
             None => Position::<V>::startpos(),
-            Some(f) => {
-                crate::fen::parse::<V>(f).map_err(|e| format!("invalid FEN '{f}': {e}"))?
-            }
+            Some(f) => crate::fen::parse::<V>(f).map_err(|e| format!("invalid FEN '{f}': {e}"))?,
         };
         let mut game = Game::new(start);
         for token in &self.moves {

@@ -1219,12 +1219,7 @@ mod tests {
                     let mut moves = MoveList::new();
                     Pacifist::legal_moves(&p, &mut moves);
                     let counted = Pacifist::count_legal_moves(&p, &mut MoveList::new());
-                    assert_eq!(
-                        counted,
-                        moves.len() as u64,
-                        "{}",
-                        crate::fen::format(&p)
-                    );
+                    assert_eq!(counted, moves.len() as u64, "{}", crate::fen::format(&p));
                     positions += 1;
                     if moves.is_empty() {
                         break;
@@ -1232,10 +1227,7 @@ mod tests {
                     seed = seed
                         .wrapping_mul(6364136223846793005)
                         .wrapping_add(1442695040888963407);
-                    crate::game::play(
-                        &mut p,
-                        moves[((seed >> 33) % moves.len() as u64) as usize],
-                    );
+                    crate::game::play(&mut p, moves[((seed >> 33) % moves.len() as u64) as usize]);
                     let carried = *p.cache();
                     assert!(carried.board.same(&Board::of(&p)));
                     assert_eq!(carried.counts, Tally::new(Board::of(&p)).counts);

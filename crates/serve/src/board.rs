@@ -9,13 +9,13 @@ use super::protocol::{
     GameEnd, LastMove, Missile, PgnGameInfo, PositionInfo, Squares, MAX_FEN_BYTES, MAX_MOVES,
     MAX_PGN_GAMES,
 };
-use crate::rules::fen;
-use crate::rules::game::{self, Game, Outcome};
-use crate::rules::moves::MoveList;
-use crate::rules::position::Position;
-use crate::rules::variants::{Variant, VariantKind};
-use crate::tournament::pgn;
-use crate::with_variant;
+use turncoat_rules::fen;
+use turncoat_rules::game::{self, Game, Outcome};
+use turncoat_rules::moves::MoveList;
+use turncoat_rules::pgn;
+use turncoat_rules::position::Position;
+use turncoat_rules::variants::{Variant, VariantKind};
+use turncoat_rules::with_variant;
 
 /// A game as the page describes it: checked when built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,7 +255,7 @@ fn last_move<V: Variant>(
 /// Pacifist rule 4, round by round, replayed on a copy: the chess part of the
 /// move, then each round's overly persuaded pieces of the side that did not move.
 fn pacifist_cascade(before_fen: &str, token: &str) -> Option<Vec<Squares>> {
-    use crate::rules::variants::pacifist::{overly_persuaded, Pacifist};
+    use turncoat_rules::variants::pacifist::{overly_persuaded, Pacifist};
     let mut pos = fen::parse::<Pacifist>(before_fen).ok()?;
     let mv = game::find_move(&pos, token)?;
     let mover = pos.turn();
@@ -276,7 +276,7 @@ fn pacifist_cascade(before_fen: &str, token: &str) -> Option<Vec<Squares>> {
 
 /// The moves as the board shows them: SAN in chess, tokens in the variants.
 pub fn san_line(variant: VariantKind, start_fen: &str, tokens: &[String]) -> Vec<String> {
-    crate::rules::pgn::move_texts(variant, start_fen, tokens).0
+    turncoat_rules::pgn::move_texts(variant, start_fen, tokens).0
 }
 
 /// Reads PGN text and replays each game through the rules (SAN in chess).
@@ -378,7 +378,7 @@ pub fn export_pgn(
         words.extend(format!("{{{}}}", o.reason).split(' ').map(str::to_string));
     }
     words.push(result);
-    crate::rules::pgn::push_movetext(&mut s, words);
+    turncoat_rules::pgn::push_movetext(&mut s, words);
     Ok(s)
 }
 

@@ -1,17 +1,17 @@
 //! PGN writing for finished games (standard chess in SAN through shakmaty,
 //! variant moves as docs/RULES.md tokens), and the recovery of a file a killed
 //! match was writing. Reading and replaying PGN is the rules' business
-//! ([`crate::rules::pgn`]), re-exported here for the runner's callers.
+//! ([`turncoat_rules::pgn`]), re-exported here for the runner's callers.
 
 use std::fmt::Write as _;
 
-pub use crate::rules::pgn::{read_pgn, replay, PgnGame, Replayed};
+pub use turncoat_rules::pgn::{read_pgn, replay, today, PgnGame, Replayed};
 
 use super::engine::Score;
 use super::referee::GameRecord;
-use crate::rules::fen;
-use crate::rules::position::Position;
-use crate::rules::variants::VariantKind;
+use turncoat_rules::fen;
+use turncoat_rules::position::Position;
+use turncoat_rules::variants::VariantKind;
 
 /// Tag values that are the same for every game of a match.
 #[derive(Clone, Debug)]
@@ -22,30 +22,6 @@ pub struct PgnContext {
     pub date: String,
     pub variant: VariantKind,
     pub time_control: String,
-}
-
-/// Today's date in PGN form (UTC), computed from the system clock.
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// Days since 1970-01-01 to (year, month, day) (H. Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 fn escape(s: &str) -> String {
@@ -75,7 +51,7 @@ fn move_comment(score: Option<Score>, depth: Option<u32>, time_ms: u64) -> Strin
 /// The game's moves for the PGN (SAN in chess), logging why SAN stopped if it did.
 fn move_texts(record: &GameRecord, variant: VariantKind) -> Vec<String> {
     let tokens: Vec<String> = record.moves.iter().map(|m| m.token.clone()).collect();
-    let (texts, stopped) = crate::rules::pgn::move_texts(variant, &record.start_fen, &tokens);
+    let (texts, stopped) = turncoat_rules::pgn::move_texts(variant, &record.start_fen, &tokens);
     if let Some(why) = stopped {
         log::warn!("game {}: {why}", record.number);
     }
@@ -86,7 +62,7 @@ fn move_texts(record: &GameRecord, variant: VariantKind) -> Vec<String> {
 pub fn game_to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
     let variant = ctx.variant;
     let start_fen_of_variant =
-        crate::with_variant!(variant, V => fen::format(&Position::<V>::startpos()));
+        turncoat_rules::with_variant!(variant, V => fen::format(&Position::<V>::startpos()));
     let mut s = String::new();
     let mut tag = |k: &str, v: &str| {
         let _ = writeln!(s, "[{k} \"{}\"]", escape(v));
@@ -142,7 +118,7 @@ pub fn game_to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
             .map(str::to_string),
     );
     words.push(record.result.pgn().to_string());
-    crate::rules::pgn::push_movetext(&mut s, words);
+    turncoat_rules::pgn::push_movetext(&mut s, words);
     s
 }
 
@@ -169,7 +145,7 @@ pub fn complete_prefix(text: &str) -> (Vec<PgnGame>, usize) {
         match read_pgn(&text[start..stop]) {
             Ok(mut g)
                 if g.len() == 1
-                    && crate::rules::pgn::RESULTS[..3].contains(&g[0].result.as_str()) =>
+                    && turncoat_rules::pgn::RESULTS[..3].contains(&g[0].result.as_str()) =>
             {
                 games.push(g.remove(0));
                 end = stop;

@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::engine::eval::{self, DEFAULT_WEIGHTS};
 use fit::Group;
+use turncoat_engine::eval::{self, DEFAULT_WEIGHTS};
 
 /// Options of `turncoat tune`.
 #[derive(Args, Debug, Clone)]

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::config::EngineConfig;
-use crate::rules::variants::VariantKind;
+use turncoat_rules::variants::VariantKind;
 
 /// Set once the runner is interrupted (SIGINT / SIGTERM): no engine starts after it.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);

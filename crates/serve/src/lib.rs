@@ -26,7 +26,7 @@ use analysis::{Engine, Job};
 use board::Spec;
 use protocol::{parse_request, Request, Response, MAX_MESSAGE_BYTES};
 
-use crate::rules::variants::VariantKind;
+use turncoat_rules::variants::VariantKind;
 
 /// Most tabs served at once (each has its own engine and hash table).
 pub const MAX_SESSIONS: usize = 8;
@@ -271,7 +271,7 @@ impl Session {
 
 fn hello() -> Response {
     Response::Hello {
-        engine: crate::uci::ENGINE_NAME.to_string(),
+        engine: turncoat_engine::NAME.to_string(),
         variants: VariantKind::ALL
             .iter()
             .map(|v| v.name().to_string())

@@ -26,15 +26,15 @@ use std::time::Instant;
 use clap::Args;
 use shakmaty::Color;
 
-use crate::engine::openings::random_opening;
-use crate::engine::policy::Policy;
-use crate::engine::search::tt::TranspositionTable;
-use crate::engine::search::{self, HistoryStore, Limits, Options, Shared, MATE_BOUND};
-use crate::rules::fen;
-use crate::rules::game::{self, Game, Outcome};
-use crate::rules::position::Position;
-use crate::rules::variants::VariantKind;
-use crate::with_variant;
+use turncoat_engine::openings::random_opening;
+use turncoat_engine::policy::Policy;
+use turncoat_engine::search::tt::TranspositionTable;
+use turncoat_engine::search::{self, HistoryStore, Limits, Options, Shared, MATE_BOUND};
+use turncoat_rules::fen;
+use turncoat_rules::game::{self, Game, Outcome};
+use turncoat_rules::position::Position;
+use turncoat_rules::variants::VariantKind;
+use turncoat_rules::with_variant;
 
 #[derive(Args, Debug, Clone)]
 pub struct DatagenArgs {

@@ -10,7 +10,7 @@ use toml::Spanned;
 
 use super::referee::{Adjudication, DrawRule, Limit, ResignRule};
 use super::stats::Sprt;
-use crate::rules::variants::VariantKind;
+use turncoat_rules::variants::VariantKind;
 
 /// The `cmd` value that means "this very executable" (the running `turncoat`).
 pub const SELF_CMD: &str = "@self";

@@ -29,12 +29,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::engine::openings::{self, OpeningSource};
 use config::EngineConfig;
 use referee::{Adjudication, EngineSlot, GameRecord, GameSettings, GameSpec, Limit};
 use stats::{Pentanomial, Sprt, Verdict, Wdl};
+use turncoat_engine::openings::{self, OpeningSource};
 
-use crate::rules::variants::VariantKind;
+use turncoat_rules::variants::VariantKind;
 
 /// A fully resolved match: what the CLI and `engines.toml` together ask for.
 #[derive(Clone, Debug)]

@@ -27,11 +27,11 @@ use clap::Args;
 use rayon::prelude::*;
 use shakmaty::{Color, Piece, Role, Square};
 
-use crate::engine::nnue::{self, Layout, BUCKETS};
-use crate::engine::policy::Policy;
-use crate::rules::fen;
-use crate::rules::variants::VariantKind;
-use crate::with_variant;
+use turncoat_engine::nnue::{self, Layout, BUCKETS};
+use turncoat_engine::policy::Policy;
+use turncoat_rules::fen;
+use turncoat_rules::variants::VariantKind;
+use turncoat_rules::with_variant;
 
 #[derive(Args, Debug, Clone)]
 pub struct TrainArgs {
@@ -788,8 +788,8 @@ mod tests {
             let n = s.count as usize;
             let out = p.forward_logit([&us[..n], &them[..n]], s.bucket(), &mut p.scratch().acc);
             let float_cp = out * nnue::SCALE as f32;
-            let pos: crate::rules::position::Position<crate::rules::variants::chess::Chess> =
-                crate::rules::fen::parse(fen).unwrap();
+            let pos: turncoat_rules::position::Position<turncoat_rules::variants::chess::Chess> =
+                turncoat_rules::fen::parse(fen).unwrap();
             let engine_cp = net.evaluate_board(&nnue::piece_boards(&pos), pos.turn());
             assert!(
                 (engine_cp as f32 - float_cp).abs() <= 2.0,
@@ -891,7 +891,7 @@ mod tests {
                 std::process::id()
             ));
             let _ = fs::remove_file(&data);
-            crate::tools::datagen::run(&crate::tools::datagen::DatagenArgs {
+            crate::datagen::run(&crate::datagen::DatagenArgs {
                 variant,
                 out: data.clone(),
                 // Attending Pawns keeps few positions a game (four to ten).

@@ -14,8 +14,8 @@ use super::referee::{GameRecord, Limit};
 use super::resume::{record_from_pgn, state_path, MatchState, PgnFile};
 use super::stats::{fmt_num, Sprt};
 use super::{MatchReport, MatchSpec, Standings};
-use crate::engine::openings::OpeningSource;
-use crate::rules::variants::VariantKind;
+use turncoat_engine::openings::OpeningSource;
+use turncoat_rules::variants::VariantKind;
 
 /// Options of `turncoat match`; each overrides the `[match]` table of the config.
 #[derive(Args, Debug, Clone, Default)]

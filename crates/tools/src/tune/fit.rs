@@ -7,7 +7,7 @@
 use rayon::prelude::*;
 
 use super::data::Dataset;
-use crate::engine::eval::{param, S, TEMPO};
+use turncoat_engine::eval::{param, S, TEMPO};
 
 /// Parameters as floats: `[mg, eg]` of parameter `i` at `2 i`, `2 i + 1`.
 pub type Params = Vec<f64>;

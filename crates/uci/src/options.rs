@@ -1,10 +1,10 @@
 //! UCI options: their declarations (printed after `uci`) and `setoption` parsing.
 //! Names are matched case-insensitively, as Stockfish does.
 
-use crate::rules::variants::VariantKind;
+use turncoat_rules::variants::VariantKind;
 
 pub const HASH_MAX_MB: usize = 65_536;
-pub const THREADS_MAX: usize = 256;
+pub use turncoat_engine::THREADS_MAX;
 
 #[derive(Clone, Debug)]
 pub struct EngineOptions {

@@ -10,10 +10,10 @@ use shakmaty::Color;
 
 use super::config::EngineConfig;
 use super::engine::{Engine, Score, SearchError};
-use crate::rules::fen;
-use crate::rules::game::{Game, Outcome};
-use crate::rules::position::Position;
-use crate::rules::variants::{Variant, VariantKind};
+use turncoat_rules::fen;
+use turncoat_rules::game::{Game, Outcome};
+use turncoat_rules::position::Position;
+use turncoat_rules::variants::{Variant, VariantKind};
 
 /// How long an engine gets per move.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -425,7 +425,7 @@ pub fn play_game(
     settings: &GameSettings,
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
-    crate::with_variant!(settings.variant, V => play_game_v::<V>(spec, white, black, settings, stop))
+    turncoat_rules::with_variant!(settings.variant, V => play_game_v::<V>(spec, white, black, settings, stop))
 }
 
 fn play_game_v<V: Variant>(

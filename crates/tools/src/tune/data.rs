@@ -8,16 +8,16 @@
 
 use std::path::Path;
 
-use crate::engine::eval::{self, Weights, S};
-use crate::engine::policy::Policy;
-use crate::engine::search::see;
-use crate::rules::fen;
-use crate::rules::game::{self, Game};
-use crate::rules::moves::{Move, MoveList};
-use crate::rules::pgn::{self, PgnGame};
-use crate::rules::position::Position;
-use crate::rules::variants::chess::Chess;
-use crate::rules::variants::Variant;
+use turncoat_engine::eval::{self, Weights, S};
+use turncoat_engine::policy::Policy;
+use turncoat_engine::search::see;
+use turncoat_rules::fen;
+use turncoat_rules::game::{self, Game};
+use turncoat_rules::moves::{Move, MoveList};
+use turncoat_rules::pgn::{self, PgnGame};
+use turncoat_rules::position::Position;
+use turncoat_rules::variants::chess::Chess;
+use turncoat_rules::variants::Variant;
 
 /// How positions are chosen from the games.
 #[derive(Clone, Debug)]
@@ -241,8 +241,8 @@ pub fn quiet_leaf(pos: &Position<Chess>) -> Option<Position<Chess>> {
     let mut pv = Vec::new();
     qsearch(
         pos,
-        -crate::engine::search::INF,
-        crate::engine::search::INF,
+        -turncoat_engine::search::INF,
+        turncoat_engine::search::INF,
         0,
         &mut pv,
     );

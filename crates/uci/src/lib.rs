@@ -9,18 +9,18 @@ pub mod options;
 
 use std::io::{self, BufRead, Write};
 
-use crate::engine::search::tt::Bound;
-use crate::engine::search::{self, Info, Limits, Score};
-use crate::engine::session::static_eval;
-use crate::engine::{Engine, Event};
-use crate::rules::fen;
-use crate::rules::game::Setup;
-use crate::rules::variants::Variant;
-use crate::with_variant;
+use turncoat_engine::search::tt::Bound;
+use turncoat_engine::search::{self, Info, Limits, Score};
+use turncoat_engine::session::static_eval;
+use turncoat_engine::{Engine, Event};
+use turncoat_rules::fen;
+use turncoat_rules::game::Setup;
+use turncoat_rules::variants::Variant;
+use turncoat_rules::with_variant;
 
 use options::{Effect, EngineOptions};
 
-pub const ENGINE_NAME: &str = concat!("Turncoat ", env!("CARGO_PKG_VERSION"));
+pub use turncoat_engine::NAME as ENGINE_NAME;
 pub const ENGINE_AUTHOR: &str = "the Turncoat developers";
 
 /// Writes one protocol line to stdout and flushes it (GUIs read line by line).

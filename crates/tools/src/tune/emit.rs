@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::eval::{param, scalar_weights, weights_of, Weights, S};
+use turncoat_engine::eval::{param, scalar_weights, weights_of, Weights, S};
 
 const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 

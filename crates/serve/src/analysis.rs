@@ -1,5 +1,5 @@
 //! One engine per tab: infinite analysis and engine moves through the engine's
-//! own API ([`crate::engine::Engine`], the same one the UCI loop drives); this
+//! own API ([`turncoat_engine::Engine`], the same one the UCI loop drives); this
 //! file turns its events into the page's JSON.
 
 use std::sync::{Arc, Mutex};
@@ -13,13 +13,13 @@ use super::protocol::{
     AnalysisInfo, Line, Response, Score, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MOVETIME_MS,
     MAX_MULTIPV, MAX_NODES,
 };
-use crate::engine::search::tt::Bound;
-use crate::engine::search::{self, Info, Limits};
-use crate::engine::Event;
-use crate::rules::fen;
-use crate::rules::game::Setup;
-use crate::rules::variants::VariantKind;
-use crate::with_variant;
+use turncoat_engine::search::tt::Bound;
+use turncoat_engine::search::{self, Info, Limits};
+use turncoat_engine::Event;
+use turncoat_rules::fen;
+use turncoat_rules::game::Setup;
+use turncoat_rules::variants::VariantKind;
+use turncoat_rules::with_variant;
 
 /// How often a running analysis reports at least (the page's refresh).
 pub const TICK: Duration = Duration::from_millis(200);
@@ -92,7 +92,7 @@ struct Running {
 
 /// A tab's engine: the engine session and the page's view of what it runs.
 pub struct Engine {
-    engine: crate::engine::Engine,
+    engine: turncoat_engine::Engine,
     hash_mb: u64,
     threads: u64,
     running: Option<Running>,
@@ -108,7 +108,7 @@ pub fn max_threads() -> u64 {
 
 impl Engine {
     pub fn new() -> Result<Engine, String> {
-        let mut engine = crate::engine::Engine::new(1);
+        let mut engine = turncoat_engine::Engine::new(1);
         engine.set_hash(DEFAULT_HASH_MB as usize)?;
         Ok(Engine {
             engine,
