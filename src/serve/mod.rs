@@ -5,18 +5,23 @@
 //! opens the tab's WebSocket, which owns one engine ([`analysis::Engine`]) and
 //! speaks the JSON messages of [`protocol`]. Positions, legal tokens and move
 //! effects come from [`board`].
+//!
+//! Any web page the user opens can make the browser send requests here, so
+//! every request must name a host the server knows ([`AllowedHosts`]): a page
+//! whose DNS name was rebound to this machine names its own.
 
 pub mod analysis;
 pub mod board;
 pub mod protocol;
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Request as HttpRequest, State};
 use axum::http::{header, HeaderMap, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response as HttpResponse};
 use axum::routing::get;
 use axum::Router;
@@ -79,9 +84,113 @@ pub fn page_weight() -> usize {
     ASSETS.iter().map(|a| a.body.len()).sum()
 }
 
-#[derive(Default)]
+/// Host names every server answers to, whatever `--host` says.
+const LOOPBACK_NAMES: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
+
+/// The host names a request may name in `Host` (and a WebSocket in `Origin`):
+/// the loopback names, the name given with `--host` and the address bound.
+/// A DNS-rebinding page reaches the server under its own name, which is none
+/// of these; the port is not checked, since a rebinding page cannot choose
+/// the name but a tunnel (`ssh -L`) may change the port.
+#[derive(Debug, Clone)]
+pub struct AllowedHosts {
+    /// Lower case, IPv6 addresses in brackets, as browsers write them in `Host`.
+    names: Vec<String>,
+    /// `--host` as given, for the refusal's text.
+    given: String,
+}
+
+impl AllowedHosts {
+    /// The names for a server started with `--host given`, bound to `bound`.
+    pub fn new(given: &str, bound: SocketAddr) -> AllowedHosts {
+        let mut names: Vec<String> = LOOPBACK_NAMES.iter().map(|n| n.to_string()).collect();
+        let given_name = match given.parse::<IpAddr>() {
+            Ok(ip) => host_form(ip),
+            Err(_) => given.to_ascii_lowercase(),
+        };
+        for name in [given_name, host_form(bound.ip())] {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        AllowedHosts {
+            names,
+            given: given.to_string(),
+        }
+    }
+
+    /// Whether `authority` (`name` or `name:port`, as in `Host`) names this
+    /// server.
+    pub fn allows(&self, authority: &str) -> bool {
+        host_name(authority).is_some_and(|name| {
+            self.names
+                .iter()
+                .any(|allowed| allowed.eq_ignore_ascii_case(name))
+        })
+    }
+
+    fn refusal(&self, authority: &str) -> HttpResponse {
+        let body = format!(
+            "Turncoat refuses requests for the host name '{authority}': it answers only to \
+             localhost, 127.0.0.1, [::1] and the name given with --host ({}), so that pages \
+             from other sites cannot reach the engine through a rebound DNS name.\n",
+            self.given
+        );
+        (StatusCode::FORBIDDEN, body).into_response()
+    }
+}
+
+/// An address as a browser writes it in `Host`.
+fn host_form(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => format!("[{v6}]"),
+    }
+}
+
+/// The name part of `name[:port]` (`[v6][:port]` for IPv6), or None when the
+/// text is not of that form.
+fn host_name(authority: &str) -> Option<&str> {
+    let (name, rest) = if authority.starts_with('[') {
+        let end = authority.find(']')?;
+        authority.split_at(end + 1)
+    } else {
+        match authority.find(':') {
+            Some(i) => authority.split_at(i),
+            None => (authority, ""),
+        }
+    };
+    let port_ok = match rest.strip_prefix(':') {
+        None => rest.is_empty(),
+        Some(port) => port.bytes().all(|b| b.is_ascii_digit()) && port.parse::<u16>().is_ok(),
+    };
+    (!name.is_empty() && port_ok).then_some(name)
+}
+
 struct AppState {
     sessions: AtomicUsize,
+    hosts: AllowedHosts,
+}
+
+/// Refuses every request (page, asset or socket) that does not name one of
+/// the server's hosts.
+async fn check_host(
+    State(state): State<Arc<AppState>>,
+    request: HttpRequest,
+    next: Next,
+) -> HttpResponse {
+    let authority = request
+        .headers()
+        .get(header::HOST)
+        .map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned())
+        .or_else(|| request.uri().authority().map(|a| a.to_string()));
+    let Some(authority) = authority else {
+        return (StatusCode::BAD_REQUEST, "no Host header\n").into_response();
+    };
+    if !state.hosts.allows(&authority) {
+        return state.hosts.refusal(&authority);
+    }
+    next.run(request).await
 }
 
 fn asset_response(path: &str) -> HttpResponse {
@@ -108,17 +217,19 @@ async fn static_file(Path(path): Path<String>) -> HttpResponse {
 }
 
 /// A page from another site must not drive the engine through the user's
-/// browser: when the browser names an Origin, its host must be ours.
-fn same_origin(headers: &HeaderMap) -> bool {
+/// browser: when the browser names an Origin, it must be one of our hosts and
+/// the one the socket was asked of (same name and port).
+fn same_origin(headers: &HeaderMap, hosts: &AllowedHosts) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin
-        .to_str()
-        .ok()
-        .and_then(|o| o.split_once("://").map(|(_, rest)| rest));
-    matches!((host, origin_host), (Some(h), Some(o)) if h.eq_ignore_ascii_case(o))
+    let origin_host = origin.to_str().ok().and_then(|o| {
+        o.strip_prefix("http://")
+            .or_else(|| o.strip_prefix("https://"))
+    });
+    matches!((host, origin_host),
+        (Some(h), Some(o)) if h.eq_ignore_ascii_case(o) && hosts.allows(o))
 }
 
 async fn ws_handler(
@@ -126,7 +237,7 @@ async fn ws_handler(
     headers: HeaderMap,
     State(state): State<Arc<AppState>>,
 ) -> HttpResponse {
-    if !same_origin(&headers) {
+    if !same_origin(&headers, &state.hosts) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
     if state.sessions.fetch_add(1, Ordering::SeqCst) >= MAX_SESSIONS {
@@ -147,13 +258,22 @@ async fn ws_handler(
         })
 }
 
-/// The router: the page, its assets, the WebSocket. Nothing else.
-pub fn router() -> Router {
+/// The router: the page, its assets, the WebSocket. Nothing else, and only
+/// for the `hosts`.
+pub fn router(hosts: AllowedHosts) -> Router {
+    let state = Arc::new(AppState {
+        sessions: AtomicUsize::new(0),
+        hosts,
+    });
     Router::new()
         .route("/", get(index))
         .route("/static/{*path}", get(static_file))
         .route("/ws", get(ws_handler))
-        .with_state(Arc::new(AppState::default()))
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&state),
+            check_host,
+        ))
+        .with_state(state)
 }
 
 /// One tab's state.
@@ -351,11 +471,12 @@ pub fn spawn(host: &str, port: u16) -> Result<SocketAddr, String> {
     let addr = listener
         .local_addr()
         .map_err(|e| format!("no local address: {e}"))?;
+    let hosts = AllowedHosts::new(host, addr);
     std::thread::Builder::new()
         .name("serve".into())
         .spawn(move || {
             runtime.block_on(async move {
-                if let Err(e) = axum::serve(listener, router()).await {
+                if let Err(e) = axum::serve(listener, router(hosts)).await {
                     log::error!("server stopped: {e}");
                 }
             });
@@ -403,7 +524,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         if args.open {
             open_browser(&url);
         }
-        axum::serve(listener, router())
+        axum::serve(listener, router(AllowedHosts::new(&args.host, addr)))
             .await
             .map_err(|e| format!("server stopped: {e}"))
     })
