@@ -1,7 +1,7 @@
 //! `turncoat serve` against a running server, without a browser: the page's
 //! assets, the WebSocket protocol in every variant (each kind of multi-part
 //! move from tests/data's rule examples), errors, analysis and engine moves;
-//! the `Host` and `Origin` checks.
+//! the `Host` and `Origin` checks, the security headers, and the close codes.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -9,6 +9,8 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::protocol::CloseFrame;
 use tungstenite::{connect, Message, WebSocket};
 
 type Ws = WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>;
@@ -296,6 +298,130 @@ fn name_given_with_host_is_accepted() {
     }
 }
 
+/// Another site must not frame the board (clickjacking), nor make the
+/// browser read an asset as another type.
+#[test]
+fn the_page_refuses_framing_and_sniffing() {
+    let addr = server();
+    let host = format!("127.0.0.1:{}", addr.port());
+    for path in ["/", "/static/app.js", "/static/no-such-file"] {
+        let (head, _) = raw_get(addr, path, &[("Host", &host), ("Connection", "close")]);
+        assert_eq!(header(&head, "x-frame-options"), Some("DENY"), "{path}");
+        assert_eq!(
+            header(&head, "x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(
+            header(&head, "content-security-policy"),
+            Some(
+                format!(
+                    "default-src 'self'; img-src 'self' data:; \
+                     connect-src 'self' ws://{host} wss://{host}; frame-ancestors 'none'; \
+                     base-uri 'none'; form-action 'none'"
+                )
+                .as_str()
+            ),
+            "{path}"
+        );
+    }
+}
+
+/// The closing handshake: a client's Close is answered with a Close (the same
+/// code), so the client sees a clean close and not 1006.
+#[test]
+fn a_close_from_the_client_is_answered() {
+    let mut ws = open();
+    ws.close(Some(CloseFrame {
+        code: CloseCode::Away,
+        reason: "tab closed".into(),
+    }))
+    .expect("close sent");
+    match ws.read() {
+        Ok(Message::Close(Some(f))) => assert_eq!(f.code, CloseCode::Away, "{f:?}"),
+        other => panic!("expected the server's Close, got {other:?}"),
+    }
+}
+
+/// A frame the server cannot read ends the tab with the close code that says
+/// why: 1007 for a text message that is not UTF-8, 1002 for an opcode
+/// WebSocket does not define.
+#[test]
+fn broken_frames_are_closed_with_their_code() {
+    use tungstenite::protocol::frame::coding::{Data, OpCode};
+    use tungstenite::protocol::frame::Frame;
+    let cases = [
+        (
+            OpCode::Data(Data::Text),
+            CloseCode::Invalid,
+            "text message is not UTF-8",
+        ),
+        (
+            OpCode::Data(Data::Reserved(3)),
+            CloseCode::Protocol,
+            "WebSocket protocol error",
+        ),
+    ];
+    for (opcode, code, reason) in cases {
+        let mut ws = open();
+        let frame = Frame::message(vec![0xffu8, 0xfe, b'{'], opcode, true);
+        ws.send(Message::Frame(frame)).expect("frame sent");
+        match ws.read() {
+            Ok(Message::Close(Some(f))) => {
+                assert_eq!((f.code, f.reason.as_str()), (code, reason), "{opcode:?}")
+            }
+            other => panic!("{opcode:?}: expected Close {code}, got {other:?}"),
+        }
+    }
+}
+
+/// A tab beyond the limit is told why, in a message and in the close reason,
+/// and gets a tab once one is closed.
+#[test]
+fn a_tab_beyond_the_limit_is_told_too_many_tabs() {
+    // A server of its own: the other tests' tabs must not count here.
+    let addr = turncoat::serve::spawn("127.0.0.1", 0).expect("server starts");
+    let url = format!("ws://{addr}/ws");
+    let open_tab = || {
+        let (mut ws, _) = connect(&url).expect("websocket");
+        let hello = recv(&mut ws);
+        assert_eq!(hello["type"], "hello", "{hello}");
+        ws
+    };
+    let mut tabs: Vec<Ws> = (0..turncoat::serve::MAX_SESSIONS)
+        .map(|_| open_tab())
+        .collect();
+    let why = "too many tabs: 8 are open, the most this server runs at once; close one and reload";
+    let (mut ninth, _) = connect(&url).expect("the ninth tab's socket opens, to be told why");
+    let r = recv(&mut ninth);
+    assert_eq!(r["type"], "error", "{r}");
+    assert_eq!(r["message"], why);
+    match ninth.read() {
+        Ok(Message::Close(Some(f))) => {
+            assert_eq!(f.code, CloseCode::Again);
+            assert_eq!(f.reason.as_str(), why);
+        }
+        other => panic!("expected Close 1013, got {other:?}"),
+    }
+    // The refused tab held no slot; closing a tab frees one.
+    let mut first = tabs.remove(0);
+    first.close(None).unwrap();
+    while first.read().is_ok() {}
+    let t = Instant::now();
+    loop {
+        let (mut ws, _) = connect(&url).expect("websocket");
+        let r = recv(&mut ws);
+        if r["type"] == "hello" {
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "no slot 10 s after a tab closed: {r}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn serves_the_page_and_nothing_else() {
     let (head, body) = http_get("/");
@@ -535,7 +661,18 @@ fn oversized_message_closes_only_that_tab() {
     let mut ws = open();
     let big = json!({"type": "pgn_import", "text": "x".repeat(2 << 20)});
     let _ = ws.send(Message::Text(big.to_string().into()));
-    // The server drops this connection; others are unaffected.
+    // The server closes this connection with 1009 and says why; others are
+    // unaffected.
+    match ws.read() {
+        Ok(Message::Close(Some(f))) => {
+            assert_eq!(f.code, CloseCode::Size);
+            assert_eq!(
+                f.reason.as_str(),
+                "message too big: the largest this server reads is 1048576 bytes"
+            );
+        }
+        other => panic!("expected Close 1009, got {other:?}"),
+    }
     let mut other = open();
     let r = position(&mut other, "chess", None, &[]);
     assert_eq!(r["type"], "position");

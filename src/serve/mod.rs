@@ -18,9 +18,9 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Request as HttpRequest, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response as HttpResponse};
 use axum::routing::get;
@@ -35,6 +35,11 @@ use crate::rules::variants::VariantKind;
 
 /// Most tabs served at once (each has its own engine and hash table).
 pub const MAX_SESSIONS: usize = 8;
+
+/// How long the server waits for the client's Close after its own (or for
+/// the client to take its answer to the client's Close) before it drops the
+/// connection: a client that never answers must not hold a task.
+const CLOSE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct ServeArgs {
@@ -187,10 +192,36 @@ async fn check_host(
     let Some(authority) = authority else {
         return (StatusCode::BAD_REQUEST, "no Host header\n").into_response();
     };
-    if !state.hosts.allows(&authority) {
-        return state.hosts.refusal(&authority);
-    }
-    next.run(request).await
+    let mut response = if state.hosts.allows(&authority) {
+        let mut response = next.run(request).await;
+        // `authority` is one of our names with a numeric port: a valid value.
+        if let Ok(csp) = HeaderValue::from_str(&content_security_policy(&authority)) {
+            response
+                .headers_mut()
+                .insert(header::CONTENT_SECURITY_POLICY, csp);
+        }
+        response
+    } else {
+        state.hosts.refusal(&authority)
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
+/// The page loads only its own files (the pieces are `data:` images in the
+/// board's CSS), talks only to its own socket, and may not be framed: another
+/// site must not overlay it to steer the user's clicks.
+fn content_security_policy(authority: &str) -> String {
+    format!(
+        "default-src 'self'; img-src 'self' data:; \
+         connect-src 'self' ws://{authority} wss://{authority}; frame-ancestors 'none'; \
+         base-uri 'none'; form-action 'none'"
+    )
 }
 
 fn asset_response(path: &str) -> HttpResponse {
@@ -199,7 +230,6 @@ fn asset_response(path: &str) -> HttpResponse {
             [
                 (header::CONTENT_TYPE, a.mime),
                 (header::CACHE_CONTROL, "no-cache"),
-                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
             ],
             a.body,
         )
@@ -240,22 +270,25 @@ async fn ws_handler(
     if !same_origin(&headers, &state.hosts) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
+    let ws = ws
+        .max_message_size(MAX_MESSAGE_BYTES)
+        .max_frame_size(MAX_MESSAGE_BYTES);
     if state.sessions.fetch_add(1, Ordering::SeqCst) >= MAX_SESSIONS {
         state.sessions.fetch_sub(1, Ordering::SeqCst);
-        return (StatusCode::SERVICE_UNAVAILABLE, "too many tabs").into_response();
+        // A refused upgrade reaches the page only as "connection failed":
+        // accept it, say why, close (holding no slot).
+        return ws.on_upgrade(refuse_tab);
     }
-    ws.max_message_size(MAX_MESSAGE_BYTES)
-        .max_frame_size(MAX_MESSAGE_BYTES)
-        .on_failed_upgrade({
-            let state = Arc::clone(&state);
-            move |_| {
-                state.sessions.fetch_sub(1, Ordering::SeqCst);
-            }
-        })
-        .on_upgrade(move |socket| async move {
-            session(socket).await;
+    ws.on_failed_upgrade({
+        let state = Arc::clone(&state);
+        move |_| {
             state.sessions.fetch_sub(1, Ordering::SeqCst);
-        })
+        }
+    })
+    .on_upgrade(move |socket| async move {
+        session(socket).await;
+        state.sessions.fetch_sub(1, Ordering::SeqCst);
+    })
 }
 
 /// The router: the page, its assets, the WebSocket. Nothing else, and only
@@ -403,13 +436,66 @@ fn hello() -> Response {
     }
 }
 
+/// Why a tab beyond [`MAX_SESSIONS`] gets no engine (a close reason: at most
+/// 123 bytes).
+fn too_many_tabs() -> String {
+    format!(
+        "too many tabs: {MAX_SESSIONS} are open, the most this server runs at once; \
+         close one and reload"
+    )
+}
+
+async fn refuse_tab(mut socket: WebSocket) {
+    let why = too_many_tabs();
+    let msg = Response::error(None, why.clone()).to_json();
+    if socket.send(Message::Text(msg.into())).await.is_ok() {
+        close(&mut socket, close_code::AGAIN, &why).await;
+    }
+}
+
+/// Sends a Close with `code` and `reason`, then waits (a while) for the
+/// client's Close, so that the client sees this code and not 1006.
+async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
+    let frame = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    if socket.send(Message::Close(Some(frame))).await.is_ok() {
+        let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
+            while let Some(Ok(_)) = socket.recv().await {}
+        })
+        .await;
+    }
+}
+
+/// What to tell a client whose socket failed to read, if anything: the close
+/// code and reason. A message over the limit is the one a page can cause.
+fn read_failure(e: axum::Error) -> Option<(u16, String)> {
+    use tungstenite::error::{CapacityError, Error};
+    match e.into_inner().downcast_ref::<Error>()? {
+        Error::Capacity(CapacityError::MessageTooLong { .. }) => Some((
+            close_code::SIZE,
+            format!("message too big: the largest this server reads is {MAX_MESSAGE_BYTES} bytes"),
+        )),
+        Error::Capacity(_) | Error::Protocol(_) => {
+            Some((close_code::PROTOCOL, "WebSocket protocol error".into()))
+        }
+        Error::Utf8(_) => Some((close_code::INVALID, "text message is not UTF-8".into())),
+        _ => None,
+    }
+}
+
 async fn session(mut socket: WebSocket) {
     let (tx, mut rx) = mpsc::unbounded_channel::<Response>();
     let engine = match Engine::new() {
         Ok(e) => e,
         Err(e) => {
-            let msg = Response::error(None, format!("engine failure: {e}")).to_json();
-            let _ = socket.send(Message::Text(msg.into())).await;
+            let why = format!("engine failure: {e}");
+            let msg = Response::error(None, why.clone()).to_json();
+            if socket.send(Message::Text(msg.into())).await.is_ok() {
+                // A reason is at most 123 bytes; the message has it all.
+                close(&mut socket, close_code::ERROR, "engine failure").await;
+            }
             return;
         }
     };
@@ -426,7 +512,18 @@ async fn session(mut socket: WebSocket) {
         tokio::select! {
             msg = socket.recv() => {
                 let text = match msg {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                    None => break,
+                    Some(Err(e)) => {
+                        if let Some((code, reason)) = read_failure(e) {
+                            close(&mut socket, code, &reason).await;
+                        }
+                        break;
+                    }
+                    Some(Ok(Message::Close(_))) => {
+                        // The next read sends the Close queued in answer.
+                        let _ = tokio::time::timeout(CLOSE_TIMEOUT, socket.recv()).await;
+                        break;
+                    }
                     Some(Ok(Message::Text(t))) => t.to_string(),
                     Some(Ok(Message::Binary(_))) => {
                         s.send(Response::error(None, "binary messages are not understood"));
