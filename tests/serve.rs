@@ -1,6 +1,7 @@
 //! `turncoat serve` against a running server, without a browser: the page's
 //! assets, the WebSocket protocol in every variant (each kind of multi-part
-//! move from tests/data's rule examples), errors, analysis and engine moves.
+//! move from tests/data's rule examples), errors, analysis and engine moves;
+//! the `Host` and `Origin` checks, the security headers, and the close codes.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -8,6 +9,8 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::protocol::CloseFrame;
 use tungstenite::{connect, Message, WebSocket};
 
 type Ws = WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>;
@@ -91,6 +94,332 @@ fn http_get(path: &str) -> (String, Vec<u8>) {
         String::from_utf8_lossy(&buf[..split]).to_string(),
         buf[split + 4..].to_vec(),
     )
+}
+
+/// One HTTP/1.1 GET to `addr` with exactly the header lines given; returns
+/// the status line with the headers, and the body (none after a 101).
+fn raw_get(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> (String, String) {
+    let mut s = TcpStream::connect(addr).expect("tcp");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut req = format!("GET {path} HTTP/1.1\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    s.write_all(req.as_bytes()).unwrap();
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let split = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i;
+        }
+        let n = s.read(&mut chunk).expect("response");
+        assert!(n > 0, "connection closed before the headers: {buf:?}");
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let head = String::from_utf8_lossy(&buf[..split]).to_string();
+    let length = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse::<usize>().ok())?
+        })
+        .unwrap_or(0);
+    let mut body = buf[split + 4..].to_vec();
+    while body.len() < length {
+        let n = s.read(&mut chunk).expect("body");
+        if n == 0 {
+            break;
+        }
+        body.extend_from_slice(&chunk[..n]);
+    }
+    (head, String::from_utf8_lossy(&body).to_string())
+}
+
+/// A WebSocket upgrade request to `addr` naming `host` (and `origin`, if any).
+fn upgrade(addr: SocketAddr, host: &str, origin: Option<&str>) -> (String, String) {
+    let mut headers = vec![
+        ("Host", host),
+        ("Connection", "Upgrade"),
+        ("Upgrade", "websocket"),
+        ("Sec-WebSocket-Version", "13"),
+        ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+    ];
+    if let Some(o) = origin {
+        headers.push(("Origin", o));
+    }
+    raw_get(addr, "/ws", &headers)
+}
+
+/// The value of response header `name` in `head`.
+fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.eq_ignore_ascii_case(name).then(|| v.trim())
+    })
+}
+
+/// The page, an asset and the socket asked for under `host` (the socket with
+/// `Origin: http://<host>`, as a page served under that name sends it).
+fn statuses_for_host(addr: SocketAddr, host: &str) -> [String; 3] {
+    let status = |head: String| head.lines().next().unwrap_or("").to_string();
+    let get = |path| status(raw_get(addr, path, &[("Host", host), ("Connection", "close")]).0);
+    let origin = format!("http://{host}");
+    [
+        get("/"),
+        get("/static/app.js"),
+        status(upgrade(addr, host, Some(&origin)).0),
+    ]
+}
+
+const OK: [&str; 3] = [
+    "HTTP/1.1 200 OK",
+    "HTTP/1.1 200 OK",
+    "HTTP/1.1 101 Switching Protocols",
+];
+const REFUSED: [&str; 3] = [
+    "HTTP/1.1 403 Forbidden",
+    "HTTP/1.1 403 Forbidden",
+    "HTTP/1.1 403 Forbidden",
+];
+
+/// DNS rebinding: a page from evil.example whose name now resolves to
+/// 127.0.0.1 reaches the server with `Host: evil.example:PORT` and, for the
+/// socket, `Origin: http://evil.example:PORT`. Same-origin checks pass; only
+/// the host name tells.
+#[test]
+fn rebound_host_is_refused_for_page_assets_and_socket() {
+    let addr = server();
+    let port = addr.port();
+    for host in [
+        format!("evil.example:{port}"),
+        "evil.example".to_string(),
+        format!("localhost.evil.example:{port}"),
+        format!("127.0.0.1.evil.example:{port}"),
+    ] {
+        assert_eq!(statuses_for_host(addr, &host), REFUSED, "Host: {host}");
+    }
+    let (head, body) = raw_get(
+        addr,
+        "/",
+        &[
+            ("Host", &format!("evil.example:{port}")),
+            ("Connection", "close"),
+        ],
+    );
+    assert_eq!(
+        header(&head, "content-type"),
+        Some("text/plain; charset=utf-8")
+    );
+    assert_eq!(
+        body,
+        format!(
+            "Turncoat refuses requests for the host name 'evil.example:{port}': it answers \
+             only to localhost, 127.0.0.1, [::1] and the name given with --host (127.0.0.1), \
+             so that pages from other sites cannot reach the engine through a rebound DNS \
+             name.\n"
+        )
+    );
+    // No Host at all (HTTP/1.0 style) is not a name the server answers to.
+    let (head, _) = raw_get(addr, "/", &[("Connection", "close")]);
+    assert!(head.starts_with("HTTP/1.1 400"), "{head}");
+}
+
+#[test]
+fn loopback_names_are_accepted_with_or_without_the_port() {
+    let addr = server();
+    let port = addr.port();
+    for host in [
+        "localhost".to_string(),
+        format!("localhost:{port}"),
+        format!("LocalHost:{port}"),
+        "127.0.0.1".to_string(),
+        format!("127.0.0.1:{port}"),
+        "[::1]".to_string(),
+        format!("[::1]:{port}"),
+    ] {
+        assert_eq!(statuses_for_host(addr, &host), OK, "Host: {host}");
+    }
+    // A socket without Origin (a script, not a browser) is served; one whose
+    // Origin is another site, or another port, or rebound, is not.
+    let host = format!("localhost:{port}");
+    assert!(upgrade(addr, &host, None).0.starts_with("HTTP/1.1 101"));
+    for origin in [
+        "http://evil.example".to_string(),
+        format!("http://evil.example:{port}"),
+        format!("http://localhost:{}", port.wrapping_add(1)),
+        "null".to_string(),
+    ] {
+        let (head, _) = upgrade(addr, &host, Some(&origin));
+        assert!(head.starts_with("HTTP/1.1 403"), "Origin: {origin}: {head}");
+    }
+}
+
+/// `turncoat serve --host NAME` answers to NAME too: 127.0.0.2 is a loopback
+/// address on Linux but not one of the names accepted by default.
+#[test]
+fn name_given_with_host_is_accepted() {
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut child = Kill(
+        std::process::Command::new(env!("CARGO_BIN_EXE_turncoat"))
+            .args(["serve", "--host", "127.0.0.2", "--port", "0"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("turncoat serve"),
+    );
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.0.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("Turncoat web board: http://")
+        .and_then(|u| u.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let addr: SocketAddr = url.parse().unwrap();
+    assert_eq!(addr.ip().to_string(), "127.0.0.2");
+    let port = addr.port();
+    for host in [format!("127.0.0.2:{port}"), "127.0.0.2".to_string()] {
+        assert_eq!(statuses_for_host(addr, &host), OK, "Host: {host}");
+    }
+    assert_eq!(statuses_for_host(addr, &format!("localhost:{port}")), OK);
+    for host in [format!("127.0.0.3:{port}"), format!("evil.example:{port}")] {
+        assert_eq!(statuses_for_host(addr, &host), REFUSED, "Host: {host}");
+    }
+}
+
+/// Another site must not frame the board (clickjacking), nor make the
+/// browser read an asset as another type.
+#[test]
+fn the_page_refuses_framing_and_sniffing() {
+    let addr = server();
+    let host = format!("127.0.0.1:{}", addr.port());
+    for path in ["/", "/static/app.js", "/static/no-such-file"] {
+        let (head, _) = raw_get(addr, path, &[("Host", &host), ("Connection", "close")]);
+        assert_eq!(header(&head, "x-frame-options"), Some("DENY"), "{path}");
+        assert_eq!(
+            header(&head, "x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(
+            header(&head, "content-security-policy"),
+            Some(
+                format!(
+                    "default-src 'self'; img-src 'self' data:; \
+                     connect-src 'self' ws://{host} wss://{host}; frame-ancestors 'none'; \
+                     base-uri 'none'; form-action 'none'"
+                )
+                .as_str()
+            ),
+            "{path}"
+        );
+    }
+}
+
+/// The closing handshake: a client's Close is answered with a Close (the same
+/// code), so the client sees a clean close and not 1006.
+#[test]
+fn a_close_from_the_client_is_answered() {
+    let mut ws = open();
+    ws.close(Some(CloseFrame {
+        code: CloseCode::Away,
+        reason: "tab closed".into(),
+    }))
+    .expect("close sent");
+    match ws.read() {
+        Ok(Message::Close(Some(f))) => assert_eq!(f.code, CloseCode::Away, "{f:?}"),
+        other => panic!("expected the server's Close, got {other:?}"),
+    }
+}
+
+/// A frame the server cannot read ends the tab with the close code that says
+/// why: 1007 for a text message that is not UTF-8, 1002 for an opcode
+/// WebSocket does not define.
+#[test]
+fn broken_frames_are_closed_with_their_code() {
+    use tungstenite::protocol::frame::coding::{Data, OpCode};
+    use tungstenite::protocol::frame::Frame;
+    let cases = [
+        (
+            OpCode::Data(Data::Text),
+            CloseCode::Invalid,
+            "text message is not UTF-8",
+        ),
+        (
+            OpCode::Data(Data::Reserved(3)),
+            CloseCode::Protocol,
+            "WebSocket protocol error",
+        ),
+    ];
+    for (opcode, code, reason) in cases {
+        let mut ws = open();
+        let frame = Frame::message(vec![0xffu8, 0xfe, b'{'], opcode, true);
+        ws.send(Message::Frame(frame)).expect("frame sent");
+        match ws.read() {
+            Ok(Message::Close(Some(f))) => {
+                assert_eq!((f.code, f.reason.as_str()), (code, reason), "{opcode:?}")
+            }
+            other => panic!("{opcode:?}: expected Close {code}, got {other:?}"),
+        }
+    }
+}
+
+/// A tab beyond the limit is told why, in a message and in the close reason,
+/// and gets a tab once one is closed.
+#[test]
+fn a_tab_beyond_the_limit_is_told_too_many_tabs() {
+    // A server of its own: the other tests' tabs must not count here.
+    let addr = turncoat::serve::spawn("127.0.0.1", 0).expect("server starts");
+    let url = format!("ws://{addr}/ws");
+    let open_tab = || {
+        let (mut ws, _) = connect(&url).expect("websocket");
+        let hello = recv(&mut ws);
+        assert_eq!(hello["type"], "hello", "{hello}");
+        ws
+    };
+    let mut tabs: Vec<Ws> = (0..turncoat::serve::MAX_SESSIONS)
+        .map(|_| open_tab())
+        .collect();
+    let why = "too many tabs: 8 are open, the most this server runs at once; close one and reload";
+    let (mut ninth, _) = connect(&url).expect("the ninth tab's socket opens, to be told why");
+    let r = recv(&mut ninth);
+    assert_eq!(r["type"], "error", "{r}");
+    assert_eq!(r["message"], why);
+    match ninth.read() {
+        Ok(Message::Close(Some(f))) => {
+            assert_eq!(f.code, CloseCode::Again);
+            assert_eq!(f.reason.as_str(), why);
+        }
+        other => panic!("expected Close 1013, got {other:?}"),
+    }
+    // The refused tab held no slot; closing a tab frees one.
+    let mut first = tabs.remove(0);
+    first.close(None).unwrap();
+    while first.read().is_ok() {}
+    let t = Instant::now();
+    loop {
+        let (mut ws, _) = connect(&url).expect("websocket");
+        let r = recv(&mut ws);
+        if r["type"] == "hello" {
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "no slot 10 s after a tab closed: {r}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 #[test]
@@ -332,7 +661,18 @@ fn oversized_message_closes_only_that_tab() {
     let mut ws = open();
     let big = json!({"type": "pgn_import", "text": "x".repeat(2 << 20)});
     let _ = ws.send(Message::Text(big.to_string().into()));
-    // The server drops this connection; others are unaffected.
+    // The server closes this connection with 1009 and says why; others are
+    // unaffected.
+    match ws.read() {
+        Ok(Message::Close(Some(f))) => {
+            assert_eq!(f.code, CloseCode::Size);
+            assert_eq!(
+                f.reason.as_str(),
+                "message too big: the largest this server reads is 1048576 bytes"
+            );
+        }
+        other => panic!("expected Close 1009, got {other:?}"),
+    }
     let mut other = open();
     let r = position(&mut other, "chess", None, &[]);
     assert_eq!(r["type"], "position");

@@ -5,7 +5,9 @@ Run by tests/browser.rs:  python test_board.py URL OUT_DIR PGN_FILE...
 For every variant it plays moves by clicking squares, including each kind of
 multi-part move, and checks the `fen` field; it runs analysis and sees MultiPV
 lines, plays against the engine, navigates and branches, loads PGN files written
-by `turncoat match` and steps through them, and checks the error paths. It saves
+by `turncoat match` and steps through them, checks the error paths, that the
+page works under its Content-Security-Policy, and that a tab beyond the
+server's limit is told so. It saves
 a screenshot of each variant's board in OUT_DIR and prints the timings as JSON.
 Exits non-zero on the first failed check.
 """
@@ -35,6 +37,19 @@ figures = {"move_ms": []}
 checks = 0
 
 
+def wait_for(page, expression, arg=None, timeout=30000):
+    """Waits until `expression` (as for page.evaluate) is truthy; raises
+    TimeoutError after `timeout` ms. Not page.wait_for_function: its polling
+    runs the predicate through eval() in the page, which the page's
+    Content-Security-Policy (no 'unsafe-eval') refuses; page.evaluate goes
+    through the DevTools protocol, which the policy does not govern."""
+    deadline = time.time() + timeout / 1000
+    while not page.evaluate(expression, arg):
+        if time.time() > deadline:
+            raise TimeoutError(f"{timeout} ms waiting for {expression}")
+        time.sleep(0.02)
+
+
 def check(cond, what):
     global checks
     if not cond:
@@ -46,8 +61,8 @@ def count(page, selector, at_least):
     """Waits (the board redraws on the next animation frame) until `selector`
     matches at least `at_least` elements; returns the count."""
     try:
-        page.wait_for_function(
-            "([s, n]) => document.querySelectorAll(s).length >= n", arg=[selector, at_least], timeout=10000
+        wait_for(
+            page, "([s, n]) => document.querySelectorAll(s).length >= n", arg=[selector, at_least], timeout=10000
         )
     except Exception:
         pass
@@ -78,8 +93,8 @@ class Board:
 
     def wait_fen(self, fen, what):
         try:
-            self.page.wait_for_function(
-                "f => document.getElementById('fen').value === f", arg=fen, timeout=10000
+            wait_for(
+                self.page, "f => document.getElementById('fen').value === f", arg=fen, timeout=10000
             )
         except Exception:
             pass
@@ -103,7 +118,7 @@ class Board:
         """Clicks a two-square move and waits until it is on the board."""
         ply = self.page.evaluate("window.turncoat.state.node.ply")
         self.click(a, c)
-        self.page.wait_for_function(f"window.turncoat.state.node.ply === {ply + 1}", timeout=10000)
+        wait_for(self.page, f"window.turncoat.state.node.ply === {ply + 1}", timeout=10000)
         self.record_move_time()
 
     def choose(self, label):
@@ -116,8 +131,8 @@ class Board:
             self.page.select_option("#variant", variant)
         else:
             self.page.click("#newgame")
-        self.page.wait_for_function(
-            "v => window.turncoat.state.info && window.turncoat.state.info.variant === v"
+        wait_for(
+            self.page, "v => window.turncoat.state.info && window.turncoat.state.info.variant === v"
             " && window.turncoat.state.node === window.turncoat.state.root",
             arg=variant,
         )
@@ -127,8 +142,8 @@ class Board:
             self.set_variant(variant)
         self.page.fill("#fen", fen)
         self.page.press("#fen", "Enter")
-        self.page.wait_for_function(
-            "f => window.turncoat.state.info && window.turncoat.state.info.start_fen === f"
+        wait_for(
+            self.page, "f => window.turncoat.state.info && window.turncoat.state.info.start_fen === f"
             " && window.turncoat.state.node === window.turncoat.state.root",
             arg=fen,
             timeout=10000,
@@ -268,7 +283,7 @@ def test_typed_and_errors(b):
     b.wait_fen("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1", "typed d2d4")
     page.fill("#fen", "this is not a fen")
     page.press("#fen", "Enter")
-    page.wait_for_function("document.getElementById('error').textContent.includes('invalid FEN')", timeout=10000)
+    wait_for(page, "document.getElementById('error').textContent.includes('invalid FEN')", timeout=10000)
     check(page.evaluate("window.turncoat.state.info.fen").startswith("rnbqkbnr/pppppppp/8/8/3P4"), "bad FEN leaves the position")
     # Cowardly Crew token with an extra that does not exist.
     b.load("cowardlycrew", "7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1")
@@ -278,7 +293,7 @@ def test_typed_and_errors(b):
     page.fill("#move", "d4d5,n")
     page.press("#move", "Enter")
     try:
-        page.wait_for_function("document.getElementById('error').textContent.includes('d4d5,n')", timeout=10000)
+        wait_for(page, "document.getElementById('error').textContent.includes('d4d5,n')", timeout=10000)
     except Exception:
         shown = page.evaluate("document.getElementById('error').textContent")
         fen = page.evaluate("window.turncoat.state.info && window.turncoat.state.info.fen")
@@ -318,7 +333,7 @@ def test_analysis(b):
     b.wait_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "before analysis")
     page.select_option("#multipv", "3")
     page.click("#analyse")
-    page.wait_for_function("document.querySelectorAll('#analysis .line[data-multipv]').length === 3", timeout=10000)
+    wait_for(page, "document.querySelectorAll('#analysis .line[data-multipv]').length === 3", timeout=10000)
     t = time.time()
     u0 = page.evaluate("window.turncoat.timings.analysisUpdates")
     time.sleep(2.0)
@@ -334,22 +349,24 @@ def test_analysis(b):
     check(page.locator("#evaltext").inner_text() != "", "evaluation bar labelled")
     b.shot("analysis")
     page.click("#analyse")
-    page.wait_for_function("window.turncoat.timings.stop !== null", timeout=10000)
+    wait_for(page, "window.turncoat.timings.stop !== null", timeout=10000)
     figures["analysis_stop_ms"] = page.evaluate("window.turncoat.timings.stop")
     # Analysis again, then play a line's first move by clicking it.
     page.click("#analyse")
-    page.wait_for_function("document.querySelectorAll('#analysis .line .mv').length > 0", timeout=10000)
+    wait_for(page, "document.querySelectorAll('#analysis .line .mv').length > 0", timeout=10000)
     first = page.locator("#analysis .line .mv").first
     first.click()
-    page.wait_for_function(
-        "!window.turncoat.state.info.fen.startsWith('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b')", timeout=10000
+    wait_for(
+        page,
+        "!window.turncoat.state.info.fen.startsWith('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b')",
+        timeout=10000,
     )
     check(page.evaluate("window.turncoat.state.node.ply") == 2, "line move played")
     page.click("#analyse")
     # A variant: lines are tokens.
     b.load("cruisepawns", "7r/P7/8/8/8/8/8/K6k w - - 0 1 -")
     page.click("#analyse")
-    page.wait_for_function("document.querySelectorAll('#analysis .line[data-multipv]').length === 3", timeout=10000)
+    wait_for(page, "document.querySelectorAll('#analysis .line[data-multipv]').length === 3", timeout=10000)
     page.click("#analyse")
 
 
@@ -360,7 +377,7 @@ def test_play(b):
     page.select_option("#strength", "n1000")
     page.click("#playbtn")
     b.click("e2", "e4")
-    page.wait_for_function("window.turncoat.state.node.ply === 2 && !window.turncoat.state.waitingEngine", timeout=10000)
+    wait_for(page, "window.turncoat.state.node.ply === 2 && !window.turncoat.state.waitingEngine", timeout=10000)
     check(page.evaluate("window.turncoat.state.info.turn") == "white", "engine answered")
     page.click("#takeback")
     b.wait_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "takeback")
@@ -373,7 +390,7 @@ def test_pgn(b, path):
         text = f.read()
     page.fill("#pgn", text)
     page.click("#pgnload")
-    page.wait_for_function("window.turncoat.state.games.length > 0", timeout=10000)
+    wait_for(page, "window.turncoat.state.games.length > 0", timeout=10000)
     games = page.evaluate("window.turncoat.state.games")
     g = games[0]
     b.wait_fen(g["start_fen"], f"{path}: game 1 at its start")
@@ -384,11 +401,11 @@ def test_pgn(b, path):
     seen = {b.fen()}
     for i in range(min(n, 12)):
         page.keyboard.press("ArrowRight")
-        page.wait_for_function(f"window.turncoat.state.node.ply === {i + 1}", timeout=10000)
+        wait_for(page, f"window.turncoat.state.node.ply === {i + 1}", timeout=10000)
         seen.add(b.fen())
     check(len(seen) == min(n, 12) + 1, "each step shows a new position")
     page.keyboard.press("End")
-    page.wait_for_function(f"window.turncoat.state.node.ply === {n}", timeout=10000)
+    wait_for(page, f"window.turncoat.state.node.ply === {n}", timeout=10000)
     final = b.expected(g["variant"], g["start_fen"], g["moves"])
     b.wait_fen(final, f"{path}: final position")
     result = [t for k, t in g["tags"] if k == "Result"][0]
@@ -402,10 +419,47 @@ def test_pgn(b, path):
     # Export: the same dialect reads back.
     page.keyboard.press("End")
     page.click("#pgnexport")
-    page.wait_for_function("document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
+    wait_for(page, "document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
     exported = page.input_value("#pgn")
     if g["variant"] != "chess":
         check(f'[Variant "{g["variant"]}"]' in exported, "export names the variant")
+
+
+def test_too_many_tabs(b, browser):
+    """A tab beyond the server's limit shows the server's reason, not a lost
+    connection."""
+    page = b.page
+    page.wait_for_timeout(500)  # sockets closed by earlier steps free their slots
+    # Sockets of this page take the free slots, until one is refused.
+    filled = page.evaluate(
+        """() => new Promise((resolve) => {
+            window.extraSockets = [];
+            const next = () => {
+                if (window.extraSockets.length > 20) { resolve(-1); return; }
+                const w = new WebSocket(`ws://${location.host}/ws`);
+                w.onmessage = (e) => {
+                    if (JSON.parse(e.data).type === 'hello') { window.extraSockets.push(w); next(); }
+                    else resolve(window.extraSockets.length);
+                };
+            };
+            next();
+        })"""
+    )
+    check(filled >= 1, f"sockets opened before the limit: {filled}")
+    try:
+        other = browser.new_page()
+        other.goto(URL)
+        wait_for(other, "document.getElementById('conn').textContent.startsWith('disconnected')", timeout=10000
+        )
+        shown = other.inner_text("#error")
+        want = (
+            "The server closed the connection: too many tabs: 8 are open, the most this server"
+            " runs at once; close one and reload."
+        )
+        check(shown == want, f"ninth tab shows {shown!r}")
+        other.close()
+    finally:
+        page.evaluate("window.extraSockets.forEach((w) => w.close())")
 
 
 def main():
@@ -416,9 +470,16 @@ def main():
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("requestfailed", lambda r: errors.append("request failed: " + r.url))
+        # Whatever the page's Content-Security-Policy blocks is an error.
+        page.on(
+            "console",
+            lambda m: errors.append("console: " + m.text) if "Content Security Policy" in m.text else None,
+        )
         t = time.time()
-        page.goto(URL)
-        page.wait_for_function("window.turncoat && window.turncoat.ready()", timeout=10000)
+        response = page.goto(URL)
+        csp = response.headers.get("content-security-policy", "")
+        check("frame-ancestors 'none'" in csp and "default-src 'self'" in csp, f"page CSP {csp!r}")
+        wait_for(page, "window.turncoat && window.turncoat.ready()", timeout=10000)
         figures["first_render_ms"] = page.evaluate("window.turncoat.timings.firstRender")
         figures["page_load_wall_ms"] = round((time.time() - t) * 1000)
         weight = page.evaluate(
@@ -436,6 +497,7 @@ def main():
             ("analysis", lambda: test_analysis(b)),
             ("play", lambda: test_play(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: test_pgn(b, x))) for x in PGNS]
+        steps.append(("too many tabs", lambda: test_too_many_tabs(b, browser)))
         failed = 0
         for name, fn in steps:
             try:

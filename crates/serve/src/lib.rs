@@ -5,18 +5,23 @@
 //! opens the tab's WebSocket, which owns one engine ([`analysis::Engine`]) and
 //! speaks the JSON messages of [`protocol`]. Positions, legal tokens and move
 //! effects come from [`board`].
+//!
+//! Any web page the user opens can make the browser send requests here, so
+//! every request must name a host the server knows ([`AllowedHosts`]): a page
+//! whose DNS name was rebound to this machine names its own.
 
 pub mod analysis;
 pub mod board;
 pub mod protocol;
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Request as HttpRequest, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response as HttpResponse};
 use axum::routing::get;
 use axum::Router;
@@ -30,6 +35,11 @@ use turncoat_rules::variants::VariantKind;
 
 /// Most tabs served at once (each has its own engine and hash table).
 pub const MAX_SESSIONS: usize = 8;
+
+/// How long the server waits for the client's Close after its own (or for
+/// the client to take its answer to the client's Close) before it drops the
+/// connection: a client that never answers must not hold a task.
+const CLOSE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct ServeArgs {
@@ -79,9 +89,139 @@ pub fn page_weight() -> usize {
     ASSETS.iter().map(|a| a.body.len()).sum()
 }
 
-#[derive(Default)]
+/// Host names every server answers to, whatever `--host` says.
+const LOOPBACK_NAMES: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
+
+/// The host names a request may name in `Host` (and a WebSocket in `Origin`):
+/// the loopback names, the name given with `--host` and the address bound.
+/// A DNS-rebinding page reaches the server under its own name, which is none
+/// of these; the port is not checked, since a rebinding page cannot choose
+/// the name but a tunnel (`ssh -L`) may change the port.
+#[derive(Debug, Clone)]
+pub struct AllowedHosts {
+    /// Lower case, IPv6 addresses in brackets, as browsers write them in `Host`.
+    names: Vec<String>,
+    /// `--host` as given, for the refusal's text.
+    given: String,
+}
+
+impl AllowedHosts {
+    /// The names for a server started with `--host given`, bound to `bound`.
+    pub fn new(given: &str, bound: SocketAddr) -> AllowedHosts {
+        let mut names: Vec<String> = LOOPBACK_NAMES.iter().map(|n| n.to_string()).collect();
+        let given_name = match given.parse::<IpAddr>() {
+            Ok(ip) => host_form(ip),
+            Err(_) => given.to_ascii_lowercase(),
+        };
+        for name in [given_name, host_form(bound.ip())] {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        AllowedHosts {
+            names,
+            given: given.to_string(),
+        }
+    }
+
+    /// Whether `authority` (`name` or `name:port`, as in `Host`) names this
+    /// server.
+    pub fn allows(&self, authority: &str) -> bool {
+        host_name(authority).is_some_and(|name| {
+            self.names
+                .iter()
+                .any(|allowed| allowed.eq_ignore_ascii_case(name))
+        })
+    }
+
+    fn refusal(&self, authority: &str) -> HttpResponse {
+        let body = format!(
+            "Turncoat refuses requests for the host name '{authority}': it answers only to \
+             localhost, 127.0.0.1, [::1] and the name given with --host ({}), so that pages \
+             from other sites cannot reach the engine through a rebound DNS name.\n",
+            self.given
+        );
+        (StatusCode::FORBIDDEN, body).into_response()
+    }
+}
+
+/// An address as a browser writes it in `Host`.
+fn host_form(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => format!("[{v6}]"),
+    }
+}
+
+/// The name part of `name[:port]` (`[v6][:port]` for IPv6), or None when the
+/// text is not of that form.
+fn host_name(authority: &str) -> Option<&str> {
+    let (name, rest) = if authority.starts_with('[') {
+        let end = authority.find(']')?;
+        authority.split_at(end + 1)
+    } else {
+        match authority.find(':') {
+            Some(i) => authority.split_at(i),
+            None => (authority, ""),
+        }
+    };
+    let port_ok = match rest.strip_prefix(':') {
+        None => rest.is_empty(),
+        Some(port) => port.bytes().all(|b| b.is_ascii_digit()) && port.parse::<u16>().is_ok(),
+    };
+    (!name.is_empty() && port_ok).then_some(name)
+}
+
 struct AppState {
     sessions: AtomicUsize,
+    hosts: AllowedHosts,
+}
+
+/// Refuses every request (page, asset or socket) that does not name one of
+/// the server's hosts.
+async fn check_host(
+    State(state): State<Arc<AppState>>,
+    request: HttpRequest,
+    next: Next,
+) -> HttpResponse {
+    let authority = request
+        .headers()
+        .get(header::HOST)
+        .map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned())
+        .or_else(|| request.uri().authority().map(|a| a.to_string()));
+    let Some(authority) = authority else {
+        return (StatusCode::BAD_REQUEST, "no Host header\n").into_response();
+    };
+    let mut response = if state.hosts.allows(&authority) {
+        let mut response = next.run(request).await;
+        // `authority` is one of our names with a numeric port: a valid value.
+        if let Ok(csp) = HeaderValue::from_str(&content_security_policy(&authority)) {
+            response
+                .headers_mut()
+                .insert(header::CONTENT_SECURITY_POLICY, csp);
+        }
+        response
+    } else {
+        state.hosts.refusal(&authority)
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
+/// The page loads only its own files (the pieces are `data:` images in the
+/// board's CSS), talks only to its own socket, and may not be framed: another
+/// site must not overlay it to steer the user's clicks.
+fn content_security_policy(authority: &str) -> String {
+    format!(
+        "default-src 'self'; img-src 'self' data:; \
+         connect-src 'self' ws://{authority} wss://{authority}; frame-ancestors 'none'; \
+         base-uri 'none'; form-action 'none'"
+    )
 }
 
 fn asset_response(path: &str) -> HttpResponse {
@@ -90,7 +230,6 @@ fn asset_response(path: &str) -> HttpResponse {
             [
                 (header::CONTENT_TYPE, a.mime),
                 (header::CACHE_CONTROL, "no-cache"),
-                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
             ],
             a.body,
         )
@@ -108,17 +247,19 @@ async fn static_file(Path(path): Path<String>) -> HttpResponse {
 }
 
 /// A page from another site must not drive the engine through the user's
-/// browser: when the browser names an Origin, its host must be ours.
-fn same_origin(headers: &HeaderMap) -> bool {
+/// browser: when the browser names an Origin, it must be one of our hosts and
+/// the one the socket was asked of (same name and port).
+fn same_origin(headers: &HeaderMap, hosts: &AllowedHosts) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin
-        .to_str()
-        .ok()
-        .and_then(|o| o.split_once("://").map(|(_, rest)| rest));
-    matches!((host, origin_host), (Some(h), Some(o)) if h.eq_ignore_ascii_case(o))
+    let origin_host = origin.to_str().ok().and_then(|o| {
+        o.strip_prefix("http://")
+            .or_else(|| o.strip_prefix("https://"))
+    });
+    matches!((host, origin_host),
+        (Some(h), Some(o)) if h.eq_ignore_ascii_case(o) && hosts.allows(o))
 }
 
 async fn ws_handler(
@@ -126,34 +267,46 @@ async fn ws_handler(
     headers: HeaderMap,
     State(state): State<Arc<AppState>>,
 ) -> HttpResponse {
-    if !same_origin(&headers) {
+    if !same_origin(&headers, &state.hosts) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
+    let ws = ws
+        .max_message_size(MAX_MESSAGE_BYTES)
+        .max_frame_size(MAX_MESSAGE_BYTES);
     if state.sessions.fetch_add(1, Ordering::SeqCst) >= MAX_SESSIONS {
         state.sessions.fetch_sub(1, Ordering::SeqCst);
-        return (StatusCode::SERVICE_UNAVAILABLE, "too many tabs").into_response();
+        // A refused upgrade reaches the page only as "connection failed":
+        // accept it, say why, close (holding no slot).
+        return ws.on_upgrade(refuse_tab);
     }
-    ws.max_message_size(MAX_MESSAGE_BYTES)
-        .max_frame_size(MAX_MESSAGE_BYTES)
-        .on_failed_upgrade({
-            let state = Arc::clone(&state);
-            move |_| {
-                state.sessions.fetch_sub(1, Ordering::SeqCst);
-            }
-        })
-        .on_upgrade(move |socket| async move {
-            session(socket).await;
+    ws.on_failed_upgrade({
+        let state = Arc::clone(&state);
+        move |_| {
             state.sessions.fetch_sub(1, Ordering::SeqCst);
-        })
+        }
+    })
+    .on_upgrade(move |socket| async move {
+        session(socket).await;
+        state.sessions.fetch_sub(1, Ordering::SeqCst);
+    })
 }
 
-/// The router: the page, its assets, the WebSocket. Nothing else.
-pub fn router() -> Router {
+/// The router: the page, its assets, the WebSocket. Nothing else, and only
+/// for the `hosts`.
+pub fn router(hosts: AllowedHosts) -> Router {
+    let state = Arc::new(AppState {
+        sessions: AtomicUsize::new(0),
+        hosts,
+    });
     Router::new()
         .route("/", get(index))
         .route("/static/{*path}", get(static_file))
         .route("/ws", get(ws_handler))
-        .with_state(Arc::new(AppState::default()))
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&state),
+            check_host,
+        ))
+        .with_state(state)
 }
 
 /// One tab's state.
@@ -283,13 +436,66 @@ fn hello() -> Response {
     }
 }
 
+/// Why a tab beyond [`MAX_SESSIONS`] gets no engine (a close reason: at most
+/// 123 bytes).
+fn too_many_tabs() -> String {
+    format!(
+        "too many tabs: {MAX_SESSIONS} are open, the most this server runs at once; \
+         close one and reload"
+    )
+}
+
+async fn refuse_tab(mut socket: WebSocket) {
+    let why = too_many_tabs();
+    let msg = Response::error(None, why.clone()).to_json();
+    if socket.send(Message::Text(msg.into())).await.is_ok() {
+        close(&mut socket, close_code::AGAIN, &why).await;
+    }
+}
+
+/// Sends a Close with `code` and `reason`, then waits (a while) for the
+/// client's Close, so that the client sees this code and not 1006.
+async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
+    let frame = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    if socket.send(Message::Close(Some(frame))).await.is_ok() {
+        let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
+            while let Some(Ok(_)) = socket.recv().await {}
+        })
+        .await;
+    }
+}
+
+/// What to tell a client whose socket failed to read, if anything: the close
+/// code and reason. A message over the limit is the one a page can cause.
+fn read_failure(e: axum::Error) -> Option<(u16, String)> {
+    use tungstenite::error::{CapacityError, Error};
+    match e.into_inner().downcast_ref::<Error>()? {
+        Error::Capacity(CapacityError::MessageTooLong { .. }) => Some((
+            close_code::SIZE,
+            format!("message too big: the largest this server reads is {MAX_MESSAGE_BYTES} bytes"),
+        )),
+        Error::Capacity(_) | Error::Protocol(_) => {
+            Some((close_code::PROTOCOL, "WebSocket protocol error".into()))
+        }
+        Error::Utf8(_) => Some((close_code::INVALID, "text message is not UTF-8".into())),
+        _ => None,
+    }
+}
+
 async fn session(mut socket: WebSocket) {
     let (tx, mut rx) = mpsc::unbounded_channel::<Response>();
     let engine = match Engine::new() {
         Ok(e) => e,
         Err(e) => {
-            let msg = Response::error(None, format!("engine failure: {e}")).to_json();
-            let _ = socket.send(Message::Text(msg.into())).await;
+            let why = format!("engine failure: {e}");
+            let msg = Response::error(None, why.clone()).to_json();
+            if socket.send(Message::Text(msg.into())).await.is_ok() {
+                // A reason is at most 123 bytes; the message has it all.
+                close(&mut socket, close_code::ERROR, "engine failure").await;
+            }
             return;
         }
     };
@@ -306,7 +512,18 @@ async fn session(mut socket: WebSocket) {
         tokio::select! {
             msg = socket.recv() => {
                 let text = match msg {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                    None => break,
+                    Some(Err(e)) => {
+                        if let Some((code, reason)) = read_failure(e) {
+                            close(&mut socket, code, &reason).await;
+                        }
+                        break;
+                    }
+                    Some(Ok(Message::Close(_))) => {
+                        // The next read sends the Close queued in answer.
+                        let _ = tokio::time::timeout(CLOSE_TIMEOUT, socket.recv()).await;
+                        break;
+                    }
                     Some(Ok(Message::Text(t))) => t.to_string(),
                     Some(Ok(Message::Binary(_))) => {
                         s.send(Response::error(None, "binary messages are not understood"));
@@ -351,11 +568,12 @@ pub fn spawn(host: &str, port: u16) -> Result<SocketAddr, String> {
     let addr = listener
         .local_addr()
         .map_err(|e| format!("no local address: {e}"))?;
+    let hosts = AllowedHosts::new(host, addr);
     std::thread::Builder::new()
         .name("serve".into())
         .spawn(move || {
             runtime.block_on(async move {
-                if let Err(e) = axum::serve(listener, router()).await {
+                if let Err(e) = axum::serve(listener, router(hosts)).await {
                     log::error!("server stopped: {e}");
                 }
             });
@@ -403,7 +621,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         if args.open {
             open_browser(&url);
         }
-        axum::serve(listener, router())
+        axum::serve(listener, router(AllowedHosts::new(&args.host, addr)))
             .await
             .map_err(|e| format!("server stopped: {e}"))
     })

@@ -43,9 +43,11 @@ const pending = new Map(); // id -> callback(ok, msg)
 function connect() {
   ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
   ws.onopen = () => { $('conn').textContent = 'connected'; };
-  ws.onclose = () => {
+  ws.onclose = (e) => {
     $('conn').textContent = 'disconnected — reload the page';
-    showError('The connection to the engine was lost.');
+    // A close the server chose carries its reason (too many tabs, a message
+    // too big); without one the connection was lost. Either way it stays up.
+    showError(e.reason ? `The server closed the connection: ${e.reason}.` : 'The connection to the engine was lost.', true);
   };
   ws.onmessage = (e) => {
     let msg;
@@ -118,12 +120,13 @@ function onMessage(msg) {
 // ---------------------------------------------------------------- errors
 
 let errorTimer = null;
-function showError(text) {
+/** Shows `text`; it hides after 8 s unless `sticky`. */
+function showError(text, sticky = false) {
   const el = $('error');
   el.textContent = text;
   el.hidden = false;
   clearTimeout(errorTimer);
-  errorTimer = setTimeout(() => { el.hidden = true; }, 8000);
+  if (!sticky) errorTimer = setTimeout(() => { el.hidden = true; }, 8000);
 }
 function clearError() { $('error').hidden = true; }
 
