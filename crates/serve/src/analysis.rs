@@ -10,7 +10,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::board::{san_line, Spec};
 use super::protocol::{
-    AnalysisInfo, Line, Response, Score, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MOVETIME_MS,
+    AnalysisInfo, Line, PageScore, Response, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MOVETIME_MS,
     MAX_MULTIPV, MAX_NODES,
 };
 use turncoat_engine::search::tt::Bound;
@@ -91,7 +91,7 @@ struct Running {
 }
 
 /// A tab's engine: the engine session and the page's view of what it runs.
-pub struct Engine {
+pub struct Tab {
     engine: turncoat_engine::Engine,
     hash_mb: u64,
     threads: u64,
@@ -106,11 +106,11 @@ pub fn max_threads() -> u64 {
         .clamp(1, 8)
 }
 
-impl Engine {
-    pub fn new() -> Result<Engine, String> {
+impl Tab {
+    pub fn new() -> Result<Tab, String> {
         let mut engine = turncoat_engine::Engine::new(1);
         engine.set_hash(DEFAULT_HASH_MB as usize)?;
-        Ok(Engine {
+        Ok(Tab {
             engine,
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
@@ -311,8 +311,8 @@ fn progress(snap: &Snapshot, started: Instant) -> Response {
 fn to_line(info: &Info, variant: VariantKind, fen_now: &str, white: bool) -> Line {
     let sign = if white { 1 } else { -1 };
     let score = match info.score {
-        search::Score::Cp(cp) => Score::Cp(cp * sign),
-        search::Score::Mate(n) => Score::Mate(n * sign),
+        search::Score::Cp(cp) => PageScore::Cp(cp * sign),
+        search::Score::Mate(n) => PageScore::Mate(n * sign),
     };
     // A bound on the side to move's score, turned to White's view.
     let bound = match (info.bound, white) {
@@ -338,7 +338,7 @@ mod tests {
         Line {
             multipv,
             depth,
-            score: Score::Cp(0),
+            score: PageScore::Cp(0),
             bound: None,
             pv: vec![first.to_string()],
             pv_san: vec![],

@@ -2,7 +2,7 @@
 //!
 //! An axum server on tokio. `GET /` and `GET /static/...` serve the page's
 //! assets, which are built into the binary (no file is ever read); `GET /ws`
-//! opens the tab's WebSocket, which owns one engine ([`analysis::Engine`]) and
+//! opens the tab's WebSocket, which owns one engine ([`analysis::Tab`]) and
 //! speaks the JSON messages of [`protocol`]. Positions, legal tokens and move
 //! effects come from [`board`].
 //!
@@ -27,7 +27,7 @@ use axum::routing::get;
 use axum::Router;
 use tokio::sync::mpsc;
 
-use analysis::{Engine, Job};
+use analysis::{Job, Tab};
 use board::Spec;
 use protocol::{parse_request, Request, Response, MAX_MESSAGE_BYTES};
 
@@ -312,7 +312,7 @@ pub fn router(hosts: AllowedHosts) -> Router {
 /// One tab's state.
 struct Session {
     spec: Spec,
-    engine: Engine,
+    engine: Tab,
     out: mpsc::UnboundedSender<Response>,
     /// MultiPV of the last analysis asked for (kept when the position changes).
     current_multipv: u32,
@@ -487,7 +487,7 @@ fn read_failure(e: axum::Error) -> Option<(u16, String)> {
 
 async fn session(mut socket: WebSocket) {
     let (tx, mut rx) = mpsc::unbounded_channel::<Response>();
-    let engine = match Engine::new() {
+    let engine = match Tab::new() {
         Ok(e) => e,
         Err(e) => {
             let why = format!("engine failure: {e}");

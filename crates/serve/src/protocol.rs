@@ -140,7 +140,7 @@ pub struct Line {
     pub multipv: usize,
     pub depth: u32,
     /// `{"cp": n}` or `{"mate": n}`, White's point of view.
-    pub score: Score,
+    pub score: PageScore,
     /// `lower`, `upper` or absent.
     pub bound: Option<String>,
     pub pv: Vec<String>,
@@ -148,9 +148,11 @@ pub struct Line {
     pub pv_san: Vec<String>,
 }
 
+/// A score as the page shows it: from White's point of view (the engine's
+/// `search::Score` is the side to move's).
 #[derive(Copy, Clone, Debug, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum Score {
+pub enum PageScore {
     Cp(i32),
     Mate(i32),
 }
