@@ -1,4 +1,4 @@
-//! The match runner as a user meets it (issue 20): a second writer of a PGN,
+//! The match runner as a user meets it: a second writer of a PGN,
 //! unwritable PGN paths, engine options checked against the engine's `uci`
 //! reply, SIGINT / SIGTERM, progress lines, move comments, `--resume` after
 //! SIGKILL, `--shard` (directly and through GNU parallel) with `match-merge`, and
@@ -156,7 +156,7 @@ fn live_fakes(marker: &str) -> usize {
         .count()
 }
 
-// ---------------------------------------------------------------- item 1
+// ---------------------------------------------------------------- the PGN lock
 
 #[test]
 fn a_second_match_writing_the_same_pgn_is_refused() {
@@ -192,7 +192,7 @@ fn a_second_match_writing_the_same_pgn_is_refused() {
     assert_eq!(games_of(&pgn_path).len(), 2);
 }
 
-// ---------------------------------------------------------------- item 7
+// ---------------------------------------------------------------- unwritable paths
 
 #[test]
 fn an_unwritable_pgn_path_is_an_error_before_any_game() {
@@ -240,7 +240,7 @@ fn an_unwritable_pgn_path_is_an_error_before_any_game() {
     );
 }
 
-// ---------------------------------------------------------------- item 6
+// ---------------------------------------------------------------- engine options
 
 #[test]
 fn engine_options_are_checked_against_the_uci_reply_before_the_first_game() {
@@ -296,7 +296,7 @@ fn engine_options_are_checked_against_the_uci_reply_before_the_first_game() {
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
-// ---------------------------------------------------------------- items 8, 9, 10
+// ---------------------------------------------------------------- progress and signals
 
 #[test]
 fn progress_lines_and_move_comments() {
@@ -408,7 +408,7 @@ fn sigterm_prints_the_games_so_far_and_exits_non_zero() {
     signal_test("-TERM", "7302");
 }
 
-// ---------------------------------------------------------------- item 11
+// ---------------------------------------------------------------- --resume
 
 #[test]
 fn resume_after_sigkill_gives_the_uninterrupted_match() {
@@ -475,7 +475,7 @@ fn resume_after_sigkill_gives_the_uninterrupted_match() {
     assert_eq!(games_of(&cut).len(), 10);
 }
 
-// ---------------------------------------------------------------- item 12
+// ---------------------------------------------------------------- shards
 
 fn real_match_args(cfg: &str, pgn: &str) -> Vec<String> {
     [
@@ -599,7 +599,7 @@ fn four_shards_through_gnu_parallel_merge_into_the_unsharded_match() {
     assert_eq!(text(&merged.stdout), text(&once.stdout));
 }
 
-// ---------------------------------------------------------------- item 3
+// ---------------------------------------------------------------- match-merge
 
 fn game(round: Option<u32>, white: &str, black: &str, result: &str, tags: &str) -> String {
     let round = round

@@ -1150,9 +1150,9 @@ fn resign_and_draw_adjudication_and_max_length() {
 
 // ---------------------------------------------------------------- the real engine
 
-/// Four games between two Turncoat configurations at a fixed depth, through the
-/// binary and the shipped engines.toml; the PGN reads back through shakmaty's SAN
-/// and our rules.
+/// Four games of the shipped engines.toml's demo (two Turncoat configurations in
+/// its variant) at a fixed depth, through the binary; the PGN reads back through
+/// our rules.
 #[test]
 fn real_turncoat_match_at_fixed_depth() {
     let dir = scratch("real");
@@ -1174,7 +1174,7 @@ fn real_turncoat_match_at_fixed_depth() {
     assert!(out.status.success(), "{stderr}");
     assert_eq!(stderr.matches("Finished game").count(), 4, "{stderr}");
     assert!(
-        stdout.contains("Score of Turncoat vs Turncoat-NoVarEval: "),
+        stdout.contains("Score of Turncoat vs Turncoat-HandWritten: "),
         "{stdout}"
     );
     assert!(stdout.contains("Elo difference: "), "{stdout}");
@@ -1193,8 +1193,8 @@ fn real_turncoat_match_at_fixed_depth() {
 }
 
 /// The performance target: at `--nodes 1000`, two Turncoat instances play at
-/// least 10 games per second on 2 cores (release build; run with
-/// `cargo test --release -- --ignored`).
+/// least 10 games per second of standard chess on 2 cores (release build; run
+/// with `cargo test --release -- --ignored`).
 #[test]
 #[ignore]
 fn throughput_at_1000_nodes() {
@@ -1203,6 +1203,8 @@ fn throughput_at_1000_nodes() {
     let out = match_cmd(&[
         "--config",
         cfg.to_str().unwrap(),
+        "--variant",
+        "chess",
         "--nodes",
         "1000",
         "--games",

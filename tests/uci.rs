@@ -594,7 +594,7 @@ fn every_variant_plays_through_uci() {
     }
 }
 
-// ----- issue 20: defects found by adversarial input -----
+// ----- defects found by adversarial input -----
 
 /// `go perft 8` runs off the input thread: `isready` is answered at once, `stop`
 /// ends it, and `quit` is honoured.
