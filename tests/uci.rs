@@ -1194,3 +1194,170 @@ fn long_iterations_report_progress() {
         assert!(pair[1] - pair[0] <= 1500, "{times:?}");
     }
 }
+
+// ----- pondering -----
+
+/// While pondering no limit and no early end of the search sends `bestmove`:
+/// UCI allows it only after `ponderhit` or `stop`. Each case is a way the
+/// search could end by itself: a node or depth limit, a move time, a mate
+/// limit met, a single legal move (then a drawn king-against-king ending the
+/// search exhausts at once), no legal move at all. After `ponderhit` the limits
+/// apply (a node, depth or mate limit already met answers at once); after
+/// `stop` the search answers whatever it has.
+#[test]
+fn pondering_waits_for_ponderhit_or_stop_whatever_the_limits() {
+    // The back-rank mate in 1 (d1d8) of tests/variant_mates.rs.
+    const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    // White's only move is Kxg2, leaving two bare kings.
+    const ONE_MOVE: &str = "k7/8/8/8/8/8/6q1/7K w - - 0 1";
+    // Stalemate: White to move has no legal move.
+    const STALEMATE: &str = "k7/8/8/8/8/8/5q2/7K w - - 0 1";
+    let mut e = Uci::start();
+    e.send("setoption name Ponder value true");
+    for (position, go, end, want) in [
+        (
+            "startpos moves e2e4 e7e5",
+            "go ponder nodes 5000",
+            "ponderhit",
+            None,
+        ),
+        (
+            "startpos moves e2e4 e7e5",
+            "go ponder depth 1",
+            "ponderhit",
+            None,
+        ),
+        (
+            "startpos moves e2e4 e7e5",
+            "go ponder movetime 50",
+            "stop",
+            None,
+        ),
+        (
+            "startpos moves e2e4 e7e5",
+            "go ponder nodes 5000",
+            "stop",
+            None,
+        ),
+        (
+            &format!("fen {MATE_IN_ONE}"),
+            "go ponder mate 1",
+            "ponderhit",
+            Some("d1d8"),
+        ),
+        (
+            &format!("fen {MATE_IN_ONE}"),
+            "go ponder depth 3",
+            "ponderhit",
+            Some("d1d8"),
+        ),
+        (
+            &format!("fen {ONE_MOVE}"),
+            "go ponder wtime 1000 btime 1000",
+            "ponderhit",
+            Some("h1g2"),
+        ),
+        (
+            &format!("fen {STALEMATE}"),
+            "go ponder wtime 1000 btime 1000",
+            "stop",
+            Some("(none)"),
+        ),
+    ] {
+        e.send(&format!("position {position}"));
+        e.send(go);
+        e.expect_no_bestmove(Duration::from_millis(700));
+        e.send(end);
+        let (lines, best) = e.bestmove(5 * SEC);
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1,
+            "{go} then {end}: {lines:?}"
+        );
+        match want {
+            Some(want) => assert_eq!(best, want, "{position}: {go} then {end}"),
+            None => {
+                let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+                assert!(legal_in(fen).contains(&best), "{go} then {end}: {best}");
+            }
+        }
+        e.ready();
+    }
+}
+
+/// `bestmove X ponder Y`: Y is a legal move in the position after X, in every
+/// variant, along eight plies of the engine's own play (each reply is the
+/// pondered move when there is one), at one and at two threads. Every answer
+/// must be legal too, and each variant must name a ponder move at least once
+/// (a test that never sees one would check nothing).
+#[test]
+fn ponder_moves_are_legal_after_the_best_move() {
+    use turncoat::rules::variants::VariantKind;
+    for v in VariantKind::ALL {
+        for threads in [1, 2] {
+            let mut e = Uci::start();
+            e.send(&format!("setoption name UCI_Variant value {}", v.name()));
+            e.send(&format!("setoption name Threads value {threads}"));
+            let mut moves: Vec<String> = Vec::new();
+            let mut pondered = 0;
+            while moves.len() < 8 {
+                e.send(&format!("position startpos moves {}", moves.join(" ")));
+                let fen = e.fen();
+                let legal = common::legal_tokens_of(*v, &fen).expect("fen");
+                if legal.is_empty() {
+                    break;
+                }
+                e.send("go depth 4");
+                let (lines, best) = e.bestmove(60 * SEC);
+                let answer = lines.last().expect("bestmove").clone();
+                let context = format!("{} at {threads} threads after {moves:?}", v.name());
+                assert!(legal.contains(&best), "{context}: {answer}");
+                moves.push(best);
+                e.send(&format!("position startpos moves {}", moves.join(" ")));
+                let after = common::legal_tokens_of(*v, &e.fen()).expect("fen");
+                let words: Vec<&str> = answer.split_whitespace().collect();
+                match words[..] {
+                    [_, _, "ponder", ponder] => {
+                        assert!(after.contains(&ponder.to_string()), "{context}: {answer}");
+                        pondered += 1;
+                        moves.push(ponder.to_string());
+                    }
+                    [_, _] => match after.first() {
+                        Some(reply) => moves.push(reply.clone()),
+                        None => break,
+                    },
+                    _ => panic!("{context}: malformed '{answer}'"),
+                }
+            }
+            assert!(
+                pondered > 0,
+                "{} at {threads} threads: no ponder move",
+                v.name()
+            );
+        }
+    }
+}
+
+/// `ponderhit` starts our clock. With 10 s and no increment the soft limit is
+/// (10000 - 30 * 10) / 30 = 323 ms, no less than 0.85 of that (274 ms) for a
+/// settled best move, and the hard limit 969 ms. Pondering runs 1.5 s first,
+/// longer than the hard limit: a clock counted from `go` would answer within
+/// a few milliseconds of `ponderhit`. Counted from `ponderhit`, no iteration
+/// may end the search before 274 ms. (The upper bound is loose for a loaded
+/// machine; without a limit after `ponderhit` the search would not end.)
+#[test]
+fn the_clock_starts_at_ponderhit() {
+    let mut e = Uci::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 10000 btime 10000");
+    e.expect_no_bestmove(Duration::from_millis(1500));
+    let hit = Instant::now();
+    e.send("ponderhit");
+    let (_, best) = e.bestmove(10 * SEC);
+    let ms = hit.elapsed().as_millis();
+    assert!(ms >= 274, "answered {ms} ms after ponderhit");
+    assert!(ms < 3000, "answered {ms} ms after ponderhit");
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    assert!(legal_in(fen).contains(&best), "{best}");
+}
