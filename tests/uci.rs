@@ -1361,3 +1361,56 @@ fn the_clock_starts_at_ponderhit() {
     let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
     assert!(legal_in(fen).contains(&best), "{best}");
 }
+
+/// A `go` sent while a perft or a search is still running is refused, and
+/// answered at once with an error and `bestmove (none)`: every `go` ends in
+/// exactly one `bestmove` (a script that sends `go perft 7` then `go depth 3`
+/// must not wait forever). The running job goes on and ends as it would have.
+#[test]
+fn a_go_refused_while_busy_still_ends_in_one_bestmove() {
+    let mut e = Uci::start();
+    e.send("position startpos");
+    // Billions of leaves: still counting when the next `go` arrives.
+    e.send("go perft 7");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", 5 * SEC);
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: ") && l.contains("already running")),
+        "{lines:?}"
+    );
+    e.send("stop");
+    let lines = e.until("info string perft stopped", 10 * SEC);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+
+    // Refused while a search runs, `ponder` and `infinite` included: each
+    // refusal has its own answer, then `stop` answers the running search.
+    e.send("go infinite");
+    for go in ["go depth 3", "go ponder", "go infinite"] {
+        e.send(go);
+        let lines = e.until("bestmove", 5 * SEC);
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("bestmove (none)"),
+            "{go}"
+        );
+    }
+    e.send("stop");
+    let (_, best) = e.bestmove(5 * SEC);
+    assert!(legal_in(START).contains(&best), "{best}");
+    e.send("isready");
+    let lines = e.until("readyok", 5 * SEC);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // Nothing was left queued: the next `go` searches normally.
+    e.send("go depth 2");
+    let (_, best) = e.bestmove(5 * SEC);
+    assert!(legal_in(START).contains(&best), "{best}");
+}

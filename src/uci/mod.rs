@@ -263,16 +263,17 @@ impl Uci {
         if let Some(&"perft") = args.first() {
             return self.perft(&args[1..]);
         }
+        // The GUI (or a script) waits for an answer to every `go`: a refused one
+        // is answered at once with `bestmove (none)`. A `go` sent while a search
+        // or perft runs is refused rather than queued: the running job keeps its
+        // own answer, and a queued `go` behind a `go infinite` would only start
+        // after a `stop` the sender meant for the search it could see.
         if self.engine.is_busy() {
-            return error("a search is already running (send 'stop' first)");
+            return refuse_go("a search or perft is already running (send 'stop' first)");
         }
         let limits = match parse_go(args) {
             Ok(limits) => limits,
-            Err(e) => {
-                // The GUI waits for an answer to every `go`: refuse, but answer.
-                error(&format!("{e}; not searching"));
-                return send(&bestmove_line(None, None));
-            }
+            Err(e) => return refuse_go(&e),
         };
         if !self.position_given {
             error("go before any position command: searching the start position");
@@ -293,9 +294,15 @@ impl Uci {
                 Event::PerftMove { .. } | Event::PerftDone { .. } => {}
             });
         if let Err(e) = started {
-            error(&e);
+            refuse_go(&e);
         }
     }
+}
+
+/// Refuses a `go` with the reason and answers it, as every `go` must be.
+fn refuse_go(reason: &str) {
+    error(&format!("{reason}; not searching"));
+    send(&bestmove_line(None, None));
 }
 
 /// Formats the `bestmove` line; `(none)` when there is no move to play (no legal
