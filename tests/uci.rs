@@ -1414,3 +1414,64 @@ fn a_go_refused_while_busy_still_ends_in_one_bestmove() {
     let (_, best) = e.bestmove(5 * SEC);
     assert!(legal_in(START).contains(&best), "{best}");
 }
+
+/// A read error that repeats (stdin a directory, a hung-up terminal) is the end
+/// of the input, as for Stockfish: the engine exits at once and cleanly, as on
+/// `quit`, instead of looping at full speed writing an error per failed read.
+/// One line that is not UTF-8 is a different thing: it is refused and the
+/// engine reads on.
+#[test]
+fn a_persistent_read_error_ends_the_input() {
+    // Fails the test if the engine is still running after 5 s: it used to
+    // write some 400,000 errors a second until killed.
+    const PATIENCE: Duration = Duration::from_secs(5);
+    // A few log lines at most; the loop wrote megabytes in that time.
+    const STDERR_MAX: usize = 4096;
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = std::fs::File::open(env!("CARGO_MANIFEST_DIR")).expect("a directory");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_turncoat"))
+        .stdin(Stdio::from(dir))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    fn drain(pipe: impl std::io::Read + Send + 'static) -> std::thread::JoinHandle<usize> {
+        std::thread::spawn(move || {
+            let mut seen = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut pipe.take(1 << 20), &mut seen);
+            seen.len()
+        })
+    }
+    let out = drain(child.stdout.take().expect("stdout"));
+    let err = drain(child.stderr.take().expect("stderr"));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > PATIENCE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "still running after {PATIENCE:?}; {} bytes of stderr, {} of stdout",
+                err.join().unwrap_or(0),
+                out.join().unwrap_or(0)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+    let (err, out) = (err.join().expect("stderr"), out.join().expect("stdout"));
+    assert!(err <= STDERR_MAX, "{err} bytes of stderr");
+    assert_eq!(out, 0, "stdout carries only the protocol");
+    drop(_serial);
+
+    let mut e = Uci::start();
+    e.stdin.write_all(b"go \xff\xfe depth 1\n").expect("write");
+    let lines = e.until("info string error", 5 * SEC);
+    assert!(
+        lines.last().is_some_and(|l| l.contains("UTF-8")),
+        "{lines:?}"
+    );
+    e.ready();
+}

@@ -63,20 +63,28 @@ impl Uci {
     /// Reads commands from stdin until `quit` or end of input.
     pub fn run(&mut self) {
         let stdin = io::stdin();
-        let mut line = String::new();
+        let mut bytes = Vec::new();
         loop {
-            line.clear();
-            match stdin.lock().read_line(&mut line) {
+            bytes.clear();
+            match stdin.lock().read_until(b'\n', &mut bytes) {
                 Ok(0) => break,
                 Ok(_) => {}
                 Err(e) => {
-                    // Not UTF-8 or unreadable: report and go on.
-                    error(&format!("unreadable input line: {e}"));
-                    continue;
+                    // A failed read (stdin a directory, a hung-up terminal)
+                    // fails again at once: it is the end of the input, as for
+                    // Stockfish, not a line to skip.
+                    log::error!("cannot read the input ({e}): stopping as on 'quit'");
+                    break;
                 }
             }
-            if !self.handle(line.trim()) {
-                break;
+            // Read as bytes, so one line that is not UTF-8 is refused on its own.
+            match std::str::from_utf8(&bytes) {
+                Ok(line) => {
+                    if !self.handle(line.trim()) {
+                        break;
+                    }
+                }
+                Err(e) => error(&format!("unreadable input line (not UTF-8: {e})")),
             }
         }
         self.engine.stop();
