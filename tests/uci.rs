@@ -1475,3 +1475,85 @@ fn a_persistent_read_error_ends_the_input() {
     );
     e.ready();
 }
+
+// ----- clocks, option values and files as users give them -----
+
+/// `go btime 1000` with White to move gives White no time of its own: as
+/// Stockfish, the engine takes its missing clock as 0 and answers at once with
+/// a legal move (it used to search without a limit). The same for Black with
+/// only `wtime`. The time manager's limit is then 1 ms; the bounds leave room
+/// for a loaded machine and are far below "never".
+#[test]
+fn a_clock_for_the_other_side_only_means_no_time_for_ours() {
+    let mut e = Uci::start();
+    e.ready();
+    for (position, fen, go) in [
+        ("startpos", START, "go btime 1000"),
+        (
+            "startpos moves e2e4",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "go wtime 1000 winc 500",
+        ),
+    ] {
+        e.send(&format!("position {position}"));
+        let t = Instant::now();
+        e.send(go);
+        let (lines, best) = e.bestmove(5 * SEC);
+        let ms = t.elapsed().as_millis();
+        assert!(ms < 1000, "{go}: {ms} ms");
+        assert!(reported_ms(&lines) <= 100, "{go}: {lines:?}");
+        assert!(legal_in(fen).contains(&best), "{go}: {best}");
+    }
+}
+
+/// Combo values compare without regard to case, as Stockfish's do, and are
+/// stored in their canonical spelling: `Pacifist` selects `pacifist`.
+#[test]
+fn combo_values_ignore_case() {
+    let mut e = Uci::start();
+    for (given, canonical) in [
+        ("Pacifist", "pacifist"),
+        ("CowardlyCrew", "cowardlycrew"),
+        ("ATTENDINGPAWNS", "attendingpawns"),
+        ("Chess", "chess"),
+    ] {
+        e.send(&format!("setoption name UCI_Variant value {given}"));
+        e.send("d");
+        e.send("isready");
+        let lines = e.until("readyok", 5 * SEC);
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string error")),
+            "{given}: {lines:?}"
+        );
+        assert!(
+            lines.contains(&format!("Variant: {canonical}")),
+            "{given}: {lines:?}"
+        );
+    }
+    e.send("setoption name UCI_Variant value Pacifists");
+    e.until("info string error: unknown variant 'Pacifists'", 5 * SEC);
+}
+
+/// An openings file saved with a UTF-8 byte-order mark (as some Windows
+/// editors write them) reads like the same file without it; it used to be
+/// refused with an invisible "bad piece letter" on line 1.
+#[test]
+fn an_openings_file_may_start_with_a_byte_order_mark() {
+    use turncoat::engine::openings;
+    use turncoat::rules::variants::chess::Chess;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("uci-openings-bom");
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let file = dir.join("bom.epd");
+    let text = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
+                rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n";
+    std::fs::write(&file, format!("\u{feff}{text}")).expect("write");
+    let with_bom = openings::load_file::<Chess>(&file);
+    std::fs::write(&file, text).expect("write");
+    let without = openings::load_file::<Chess>(&file).expect("plain file");
+    assert_eq!(without.len(), 2);
+    assert_eq!(with_bom, Ok(without));
+    // Only the file's first character may be one: elsewhere it is an error.
+    std::fs::write(&file, format!("{text}\u{feff}{text}")).expect("write");
+    let err = openings::load_file::<Chess>(&file).expect_err("a mark inside");
+    assert!(err.contains("bom.epd:3:"), "{err}");
+}
