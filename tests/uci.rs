@@ -817,13 +817,17 @@ struct ClockStats {
     lowest_clock_ms: i64,
 }
 
+/// The engine's own Move Overhead when none is set.
+const DEFAULT_OVERHEAD_MS: i64 = 10;
+
 /// Turncoat plays itself through UCI under a clock kept by this referee from
 /// the wall clock (pipe and scheduling delays included, as a GUI would count
 /// them): `base_ms` + `inc_ms` a move, and with `per_period` the clock gets
-/// `base_ms` again every `per_period` moves (`movestogo` is sent). Fails on a
-/// loss on time; stops at `max_plies` or the end of the game.
+/// `base_ms` again every `per_period` moves (`movestogo` is sent). `overhead`
+/// is the Move Overhead to set (`None`: the default). Fails on a loss on
+/// time; stops at `max_plies` or the end of the game.
 fn clock_game(
-    overhead_ms: i64,
+    overhead: Option<i64>,
     base_ms: i64,
     inc_ms: i64,
     per_period: Option<i64>,
@@ -833,7 +837,10 @@ fn clock_game(
     use turncoat::rules::position::Position;
     use turncoat::rules::variants::chess::Chess;
     let mut e = Uci::start();
-    e.send(&format!("setoption name Move Overhead value {overhead_ms}"));
+    if let Some(ms) = overhead {
+        e.send(&format!("setoption name Move Overhead value {ms}"));
+    }
+    let overhead_ms = overhead.unwrap_or(DEFAULT_OVERHEAD_MS);
     e.send("ucinewgame");
     e.ready();
     let mut game = Game::new(Position::<Chess>::startpos());
@@ -899,7 +906,7 @@ fn clock_game(
 /// more than the increment, so after 60 plies the clock is down to 50-100 ms.)
 #[test]
 fn clock_game_one_second_plus_increment_never_flags() {
-    let stats = clock_game(10, 1000, 10, None, 40);
+    let stats = clock_game(Some(10), 1000, 10, None, 40);
     println!("1+0.01: {stats:?}");
     assert!(stats.plies >= 20, "{stats:?}");
     assert!(stats.worst_overrun_ms < 150, "{stats:?}");
@@ -918,7 +925,7 @@ fn clock_game_one_second_plus_increment_never_flags() {
 /// its share.
 #[test]
 fn clock_game_forty_moves_in_two_seconds_never_flags() {
-    let stats = clock_game(30, 2000, 0, Some(40), 90);
+    let stats = clock_game(Some(30), 2000, 0, Some(40), 90);
     println!("40/2: {stats:?}");
     assert!(stats.plies >= 82 || stats.plies < 80, "{stats:?}");
     assert!(stats.worst_overrun_ms < 150, "{stats:?}");
@@ -1556,4 +1563,57 @@ fn an_openings_file_may_start_with_a_byte_order_mark() {
     std::fs::write(&file, format!("{text}\u{feff}{text}")).expect("write");
     let err = openings::load_file::<Chess>(&file).expect_err("a mark inside");
     assert!(err.contains("bom.epd:3:"), "{err}");
+}
+
+/// A whole game at 1 s + 10 ms a move with the default Move Overhead, to its
+/// end by the rules (or 400 plies, far beyond where the clock settles), never
+/// loses on time. The referee's clock counts wall time.
+#[test]
+fn clock_game_a_whole_game_at_one_second_plus_ten_ms() {
+    let stats = clock_game(None, 1000, 10, None, 400);
+    println!("whole game 1+0.01: {stats:?}");
+    assert!(stats.plies >= 20, "{stats:?}");
+}
+
+/// Low clocks: `go wtime 40 btime 40 winc 100 binc 100`. The even share of
+/// what the clock will hold counts the increments to come, (40 + 29 * 100 -
+/// 30 * 10) / 30 = 88 ms, more than the clock; the time manager caps it at a
+/// fifth of what Move Overhead leaves, (40 - 10) / 5 = 6 ms. Twenty moves of
+/// the engine's own game in every variant: each answer is legal, the median
+/// answer arrives within the 40 ms clock (wall time, pipes included), and none
+/// takes more than 500 ms. (Not every answer within 40 ms: on a loaded 2-core
+/// machine the scheduler alone can hold the engine or this test for tens of
+/// milliseconds at any one move; without the cap every answer would take 75 ms
+/// or more.)
+#[test]
+fn low_clocks_answer_within_the_clock() {
+    use turncoat::rules::variants::VariantKind;
+    const CLOCK_MS: u128 = 40;
+    const NO_WAIT_MS: u128 = 500;
+    let mut e = Uci::start();
+    for v in VariantKind::ALL {
+        e.send(&format!("setoption name UCI_Variant value {}", v.name()));
+        e.ready();
+        let mut moves: Vec<String> = Vec::new();
+        let mut times = Vec::new();
+        for _ in 0..20 {
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            let legal = common::legal_tokens_of(*v, &e.fen()).expect("fen");
+            if legal.is_empty() {
+                break;
+            }
+            let t = Instant::now();
+            e.send("go wtime 40 btime 40 winc 100 binc 100");
+            let (_, best) = e.bestmove(5 * SEC);
+            let ms = t.elapsed().as_millis();
+            assert!(legal.contains(&best), "{}: {best} after {moves:?}", v.name());
+            assert!(ms < NO_WAIT_MS, "{}: {ms} ms after {moves:?}", v.name());
+            times.push(ms);
+            moves.push(best);
+        }
+        times.sort_unstable();
+        let median = times[times.len() / 2];
+        println!("{}: {times:?}", v.name());
+        assert!(median < CLOCK_MS, "{}: {times:?}", v.name());
+    }
 }
