@@ -1606,7 +1606,11 @@ fn low_clocks_answer_within_the_clock() {
             e.send("go wtime 40 btime 40 winc 100 binc 100");
             let (_, best) = e.bestmove(5 * SEC);
             let ms = t.elapsed().as_millis();
-            assert!(legal.contains(&best), "{}: {best} after {moves:?}", v.name());
+            assert!(
+                legal.contains(&best),
+                "{}: {best} after {moves:?}",
+                v.name()
+            );
             assert!(ms < NO_WAIT_MS, "{}: {ms} ms after {moves:?}", v.name());
             times.push(ms);
             moves.push(best);
@@ -1615,5 +1619,119 @@ fn low_clocks_answer_within_the_clock() {
         let median = times[times.len() / 2];
         println!("{}: {times:?}", v.name());
         assert!(median < CLOCK_MS, "{}: {times:?}", v.name());
+    }
+}
+
+// ----- threads -----
+
+/// Every variant finds the same mates at two threads as at one: the mates in 1
+/// and 2 of tests/variant_mates.rs (worked out and brute-force checked there),
+/// the same exact distance and a mating first move. A helper thread shares the
+/// hash table and may only speed the search up, never change a proven mate.
+#[test]
+fn two_threads_find_every_variants_mates() {
+    use turncoat::rules::variants::VariantKind as K;
+    const BACK_RANK_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    const BACK_RANK_TWO: &str = "r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1";
+    let back_rank: [(String, u32, &[&str], i64); 2] = [
+        (BACK_RANK_ONE.to_string(), 4, &["d1d8"], 1),
+        (BACK_RANK_TWO.to_string(), 6, &["b2b8"], 2),
+    ];
+    let mut e = Uci::start();
+    for v in K::ALL {
+        let cases: Vec<(String, u32, &[&str], i64)> = match v {
+            // Only the white king linked: the black pawns do not follow.
+            K::AttendingPawns => back_rank
+                .iter()
+                .map(|(f, d, m, n)| (format!("{f} g1g2"), *d, *m, *n))
+                .collect(),
+            K::Pacifist => vec![
+                ("7k/8/8/8/8/8/8/R3K3 w - - 0 1".to_string(), 4, &["a1a8"], 1),
+                (
+                    "kB6/P6p/8/4N3/8/8/8/1R4K1 w - - 0 1".to_string(),
+                    6,
+                    &["b8d6", "e5c4", "e5d7"],
+                    2,
+                ),
+            ],
+            _ => back_rank.to_vec(),
+        };
+        e.send(&format!("setoption name UCI_Variant value {}", v.name()));
+        for (fen, depth, mating, mate) in &cases {
+            for threads in [1, 2] {
+                e.send(&format!("setoption name Threads value {threads}"));
+                e.send("ucinewgame");
+                e.send(&format!("position fen {fen}"));
+                e.send(&format!("go depth {depth}"));
+                let (lines, best) = e.bestmove(60 * SEC);
+                let context = format!("{} at {threads} threads: {fen}", v.name());
+                assert!(mating.contains(&best.as_str()), "{context}: {best}");
+                let last = lines
+                    .iter()
+                    .rev()
+                    .find(|l| l.starts_with("info depth"))
+                    .expect("an info line");
+                assert_eq!(field(last, "mate"), Some(*mate), "{context}: {last}");
+            }
+        }
+    }
+}
+
+/// `go nodes N` at two threads stops close to N. The engine's count after the
+/// search (every thread has added its nodes) is at least N: no thread stops
+/// before the total it can see reaches N, and what it sees never exceeds the
+/// true total. It is at most N + 1024 + 8: each thread adds its nodes to the
+/// shared count every 1024, so the thread that stops can miss at most the
+/// other's unflushed 1024; every thread polls `stop` at each node, so each
+/// adds a node or two after it (8 covers both threads). At one thread the
+/// count is exact.
+#[test]
+fn a_node_limit_holds_at_two_threads() {
+    use turncoat::engine::search::{Limits, Options};
+    use turncoat::engine::{Engine, Event};
+    use turncoat::rules::game::Setup;
+    use turncoat::rules::variants::VariantKind;
+    const LIMIT: u64 = 300_000;
+    const UNFLUSHED_MAX: u64 = 1024;
+    const AFTER_STOP: u64 = 8;
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for v in VariantKind::ALL {
+        for threads in [1, 2] {
+            let mut engine = Engine::new(16);
+            let (tx, rx) = channel();
+            let limits = Limits {
+                nodes: Some(LIMIT),
+                ..Limits::default()
+            };
+            let options = Options {
+                threads,
+                ..Options::default()
+            };
+            let setup = Setup::startpos(*v);
+            engine
+                .go(&setup, limits, options, move |event| {
+                    if let Event::BestMove { best, .. } = event {
+                        let _ = tx.send(best);
+                    }
+                })
+                .expect("search starts");
+            let best = rx.recv_timeout(120 * SEC).expect("bestmove");
+            let legal = common::legal_tokens_of(*v, v.start_fen()).expect("fen");
+            assert!(
+                best.as_ref().is_some_and(|b| legal.contains(b)),
+                "{} at {threads} threads: {best:?}",
+                v.name()
+            );
+            // The search reports `BestMove` after every thread has ended.
+            let nodes = engine.nodes();
+            let context = format!("{} at {threads} threads: {nodes} nodes", v.name());
+            println!("{context}");
+            if threads == 1 {
+                assert_eq!(nodes, LIMIT, "{context}");
+            } else {
+                assert!(nodes >= LIMIT, "{context}");
+                assert!(nodes <= LIMIT + UNFLUSHED_MAX + AFTER_STOP, "{context}");
+            }
+        }
     }
 }
