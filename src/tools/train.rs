@@ -450,6 +450,13 @@ impl Params {
             let b2 = (b2 * (nnue::QA * nnue::QB) as f32).round() as i32;
             bytes.extend_from_slice(&b2.to_le_bytes());
         }
+        // No file the engine would refuse (its sums out of range) is written.
+        nnue::Network::from_bytes(&bytes).map_err(|e| {
+            format!(
+                "the network is not one the engine can load ({e}); '{}' not written",
+                path.display()
+            )
+        })?;
         let tmp = appended(path, ".tmp");
         let err = |e: std::io::Error| format!("cannot write '{}': {e}", tmp.display());
         let mut file = fs::File::create(&tmp).map_err(err)?;
