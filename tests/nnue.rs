@@ -305,12 +305,14 @@ fn networks_at_the_edges_evaluate_exactly() {
     }
 }
 
+/// A dot-product kernel of `nnue` (`screlu_dot` and its variants).
+type Kernel = fn(&[i16], &[i16]) -> i32;
+
 /// The kernels this build has, by name: the one `screlu_dot` uses, and each
 /// vector one compiled in (SSE2 on every x86-64 build, AVX2 where targeted).
-fn kernels() -> Vec<(&'static str, fn(&[i16], &[i16]) -> i32)> {
+fn kernels() -> Vec<(&'static str, Kernel)> {
     #[allow(unused_mut)]
-    let mut kernels: Vec<(&'static str, fn(&[i16], &[i16]) -> i32)> =
-        vec![("screlu_dot", nnue::screlu_dot)];
+    let mut kernels: Vec<(&'static str, Kernel)> = vec![("screlu_dot", nnue::screlu_dot)];
     #[cfg(target_arch = "x86_64")]
     kernels.push(("sse2", nnue::screlu_dot_sse2));
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]

@@ -1308,7 +1308,7 @@ mod tests {
                     text
                 })
                 .collect();
-            let side = if next() % 2 == 0 { "w" } else { "b" };
+            let side = if next().is_multiple_of(2) { "w" } else { "b" };
             let line = format!("{} {side} - - 0 1;{score};0.5", ranks.join("/"));
             // Kings next to each other, or the side not to move in check: not legal.
             if let Ok(sample) = parse_line(&line, &a) {
@@ -1352,7 +1352,7 @@ mod tests {
                     if inside {
                         a > 2.0 * STEP && a < 1.0 - 2.0 * STEP
                     } else {
-                        a > 1.0 + 2.0 * STEP || a < -2.0 * STEP
+                        !(-2.0 * STEP..=1.0 + 2.0 * STEP).contains(&a)
                     },
                     "neuron {j}: sum {a}"
                 );
@@ -1373,7 +1373,7 @@ mod tests {
         let analytic = [&grad.w1, &grad.b1, &grad.w2, &grad.b2];
         let (mut checked, mut nonzero, mut worst) = (0, 0, 0f64);
         for (group, name) in ["w1", "b1", "w2", "b2"].into_iter().enumerate() {
-            for i in 0..analytic[group].len() {
+            for (i, &exact) in analytic[group].iter().enumerate() {
                 let x = p.slices_mut()[group][i];
                 let (up, down) = (x + STEP, x - STEP);
                 p.slices_mut()[group][i] = up;
@@ -1382,7 +1382,7 @@ mod tests {
                 let low = total(&p);
                 p.slices_mut()[group][i] = x;
                 let numeric = (high - low) / f64::from(up - down);
-                let exact = f64::from(analytic[group][i]);
+                let exact = f64::from(exact);
                 let off = (numeric - exact).abs();
                 assert!(
                     off <= ABSOLUTE + RELATIVE * exact.abs(),
