@@ -1253,6 +1253,38 @@ mod tests {
         assert!(us[..2].contains(&(3 * 768 + 5 * 64 + 27)));
     }
 
+    /// Clipping each weight does not keep the sums in range: a neuron whose
+    /// bias and every input weight sit at the clip, 1.98 (505 quantised), sums
+    /// to 65 * 505 = 32825 on a board full of one piece, beyond i16. Such a
+    /// network is not written (the engine would refuse it); with a zero bias,
+    /// 64 * 505 = 32320, it is.
+    #[test]
+    fn a_network_the_engine_would_refuse_is_not_written() {
+        let path =
+            std::env::temp_dir().join(format!("turncoat-refused-{}.net", std::process::id()));
+        let _ = fs::remove_file(&path);
+        let mut p = Params::zeros(Layout::Plain, 32);
+        for f in 0..nnue::INPUTS {
+            p.w1[f * 32] = nnue::WEIGHT_CLIP;
+        }
+        p.b1[0] = nnue::WEIGHT_CLIP;
+        let refused = p.write(&path);
+        let written = path.exists();
+        p.b1[0] = 0.0;
+        let accepted = p.write(&path);
+        let _ = fs::remove_file(&path);
+        let err = refused.expect_err("a network out of range must not be written");
+        assert!(
+            err.starts_with(
+                "the network is not one the engine can load (first-layer neuron 0 (input set 0) \
+                 sums to 505..32825"
+            ),
+            "{err}"
+        );
+        assert!(!written);
+        assert_eq!(accepted, Ok(()));
+    }
+
     /// Random legal chess positions: the kings and up to `extra` other pieces
     /// on random squares, each side to move alike, labelled with the material
     /// balance from White's view (pawn 100, knight and bishop 300, rook 500,
