@@ -735,3 +735,40 @@ fn no_nan_anywhere_in_a_match_report() {
     let all = format!("{stdout}{stderr}").to_lowercase();
     assert!(!all.contains("nan") && !all.contains("inf "), "{all}");
 }
+
+// ---------------------------------------------------------------- engines' output is data
+
+/// An engine that logs a Latin-1 byte (not UTF-8) and then more than a pipe
+/// holds on stderr plays on: its stderr is read as bytes to the end.
+#[test]
+fn an_engine_writing_non_utf8_to_stderr_keeps_playing() {
+    let dir = scratch("latin1");
+    // b writes 16 KiB of stderr per move, 128 KiB per game: twice what the pipe
+    // holds, so an engine whose stderr is no longer read blocks (or, the pipe
+    // closed, dies) during its 5th move.
+    let cfg = fake_config(
+        &dir,
+        "",
+        "--stderr-kib 16",
+        "games = 2\nnodes = 10\nmove_timeout = 1\n[match.adjudication]\nmax_moves = 8",
+    );
+    let out = run(&["match", "--config", cfg.to_str().unwrap(), "--no-pgn"]);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let finished: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("Finished game"))
+        .collect();
+    assert_eq!(finished.len(), 2, "{err}");
+    for l in finished {
+        assert!(
+            l.contains(": 1/2-1/2 {Draw by adjudication: maximum length of 8 moves}"),
+            "{l}"
+        );
+    }
+    assert!(
+        text(&out.stdout).starts_with("Score of a vs b: 0 - 0 - 2  [0.500] 2\n"),
+        "{}",
+        text(&out.stdout)
+    );
+}
