@@ -772,3 +772,42 @@ fn an_engine_writing_non_utf8_to_stderr_keeps_playing() {
         text(&out.stdout)
     );
 }
+
+// ---------------------------------------------------------------- the variant is the runner's
+
+/// The runner owns the variant: `UCI_Variant` among an engine's options (in any
+/// case) is refused before anything runs, with the file and line.
+#[test]
+fn uci_variant_among_engine_options_is_refused() {
+    let dir = scratch("uci-variant");
+    let fake = common::fake_engine();
+    for key in ["UCI_Variant", "uci_variant"] {
+        let body = format!(
+            "[[engine]]\nname = \"a\"\ncmd = \"{fake}\"\n\n\
+             [[engine]]\nname = \"b\"\ncmd = \"{fake}\"\n\
+             options = {{ Hash = 16, {key} = \"pacifist\" }}\n\n\
+             [match]\ngames = 2\nnodes = 10\n[match.adjudication]\nmax_moves = 4\n"
+        );
+        let cfg = dir.join("engines.toml");
+        std::fs::write(&cfg, body).unwrap();
+        let out = run(&[
+            "match",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--variant",
+            "chess",
+            "--no-pgn",
+        ]);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{key}: {err}");
+        assert!(
+            err.contains(&format!(
+                "error: {}:8: engine 'b': option '{key}' is not an engine option here: \
+                 the runner sets UCI_Variant from --variant (or variant in [match]); remove it",
+                cfg.display()
+            )),
+            "{key}: {err}"
+        );
+        assert!(!err.contains("Started game"), "{key}: {err}");
+    }
+}

@@ -1055,6 +1055,21 @@ fn engine_without_the_variant_is_refused() {
     assert!(e.contains("plain") && e.contains("UCI_Variant"), "{e}");
 }
 
+/// A match built in code (not from engines.toml) is refused too when an engine's
+/// options set `UCI_Variant`: the runner owns the variant.
+#[test]
+fn uci_variant_among_options_is_refused_in_a_match_spec() {
+    let mut b = fake("b", &[]);
+    b.options = vec![("uci_variant ".to_string(), "pacifist".to_string())];
+    let s = spec(vec![fake("a", &[]), b], 2);
+    let e = play(&s).unwrap_err();
+    assert_eq!(
+        e,
+        "engine 'b': option 'uci_variant ' is not an engine option here: the runner sets \
+         UCI_Variant from --variant (or variant in [match]); remove it"
+    );
+}
+
 #[test]
 fn results_do_not_depend_on_concurrency() {
     let summary =

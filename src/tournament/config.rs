@@ -15,6 +15,23 @@ use crate::rules::variants::VariantKind;
 /// The `cmd` value that means "this very executable" (the running `turncoat`).
 pub const SELF_CMD: &str = "@self";
 
+/// The option that selects the variant. The runner sets it from the match's
+/// variant; an engine's options may not, or that engine would play another game
+/// than its opponent (and lose it by "illegal" moves).
+pub const VARIANT_OPTION: &str = "UCI_Variant";
+
+/// Refuses `key` if it names [`VARIANT_OPTION`] (in any case, as UCI compares
+/// option names).
+pub fn refuse_variant_option(engine: &str, key: &str) -> Result<(), String> {
+    if key.trim().eq_ignore_ascii_case(VARIANT_OPTION) {
+        return Err(format!(
+            "engine '{engine}': option '{key}' is not an engine option here: the runner sets \
+             {VARIANT_OPTION} from --variant (or variant in [match]); remove it"
+        ));
+    }
+    Ok(())
+}
+
 /// One `[[engine]]` entry, resolved: `cmd` is an existing file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineConfig {
@@ -190,6 +207,7 @@ impl Config {
             };
             let mut options = Vec::new();
             for (key, value) in &e.options {
+                refuse_variant_option(&name, key).map_err(|msg| loc.at(value.span(), msg))?;
                 let v = match value.get_ref() {
                     toml::Value::String(s) => s.clone(),
                     toml::Value::Integer(i) => i.to_string(),

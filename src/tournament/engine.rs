@@ -308,6 +308,9 @@ impl Engine {
         options: &[(String, String)],
         timeout: Duration,
     ) -> Result<(), String> {
+        for (key, _) in options {
+            super::config::refuse_variant_option(&self.name, key)?;
+        }
         let offered = self
             .options
             .iter()
