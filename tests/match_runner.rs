@@ -811,3 +811,138 @@ fn uci_variant_among_engine_options_is_refused() {
         assert!(!err.contains("Started game"), "{key}: {err}");
     }
 }
+
+// ---------------------------------------------------------------- the PGN and its state
+
+/// Runs `args` until `n` games are finished, then kills the runner (SIGKILL).
+fn kill_after(args: &[&str], n: usize) {
+    let mut running = Running::start(args);
+    running.wait_for(&format!("{n} finished games"), |e| {
+        e.matches("Finished game").count() >= n
+    });
+    running.child.kill().unwrap();
+    let _ = running.child.wait();
+}
+
+/// A match that fails to start (or any other match) on the PGN of an
+/// interrupted one changes neither its PGN nor its state: the interrupted match
+/// still resumes to the games of an uninterrupted run.
+#[test]
+fn another_match_on_an_interrupted_matchs_pgn_is_refused_and_changes_nothing() {
+    let dir = scratch("state-kept");
+    let table = "games = 8\nnodes = 10\nrandom_plies = 2\nseed = 21\n[match.adjudication]\nmax_moves = 6";
+    let cfg = fake_config(&dir, "--delay-ms 15", "--delay-ms 15", table);
+    let c = cfg.to_str().unwrap();
+    let whole = dir.join("whole.pgn");
+    let once = run(&["match", "--config", c, "--pgn", whole.to_str().unwrap()]);
+    assert!(once.status.success(), "{}", text(&once.stderr));
+
+    let cut = dir.join("cut.pgn");
+    let cut_s = cut.to_str().unwrap();
+    kill_after(&["match", "--config", c, "--pgn", cut_s], 2);
+    let state = dir.join("cut.pgn.state");
+    let (pgn_then, state_then) = (
+        std::fs::read(&cut).unwrap(),
+        std::fs::read(&state).unwrap(),
+    );
+    let held = games_of(&cut).len();
+    assert!((2..8).contains(&held), "{held} games");
+
+    // Another match whose engine option has a typo (it would fail to start), the
+    // same with valid options, and this very match without --resume.
+    let typo = dir.join("typo.toml");
+    let fake = common::fake_engine();
+    std::fs::write(
+        &typo,
+        format!(
+            "[[engine]]\nname = \"a\"\ncmd = \"{fake}\"\noptions = {{ Hsh = 16 }}\n\n\
+             [[engine]]\nname = \"b\"\ncmd = \"{fake}\"\n\n[match]\ngames = 4\nnodes = 10\n"
+        ),
+    )
+    .unwrap();
+    let t = typo.to_str().unwrap();
+    for args in [
+        vec!["match", "--config", t, "--pgn", cut_s],
+        vec!["match", "--config", c, "--pgn", cut_s, "--games", "4"],
+        vec!["match", "--config", c, "--pgn", cut_s],
+    ] {
+        let out = run(&args);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "error: '{cut_s}' holds {held} games of an unfinished match (see {}): \
+                 continue it with --resume and its options, or give this match another --pgn",
+                state.display()
+            )),
+            "{args:?}:\n{err}"
+        );
+        assert!(!err.contains("Started game"), "{err}");
+        assert_eq!(std::fs::read(&cut).unwrap(), pgn_then, "{args:?}");
+        assert_eq!(std::fs::read(&state).unwrap(), state_then, "{args:?}");
+    }
+
+    let resumed = run(&["match", "--config", c, "--pgn", cut_s, "--resume"]);
+    let err = text(&resumed.stderr);
+    assert!(resumed.status.success(), "{err}");
+    assert_eq!(text(&resumed.stdout), text(&once.stdout));
+    assert_eq!(summary(&games_of(&cut)), summary(&games_of(&whole)));
+    // Finished, the match's PGN may be overwritten by another match.
+    let other = run(&["match", "--config", c, "--pgn", cut_s, "--games", "2"]);
+    assert!(other.status.success(), "{}", text(&other.stderr));
+    assert_eq!(games_of(&cut).len(), 2);
+}
+
+/// A state file that is not one (corrupt, or another program's) is an error
+/// with or without --resume, and neither it nor the PGN is touched.
+#[test]
+fn a_corrupt_or_foreign_state_file_is_an_error_and_is_left_alone() {
+    let dir = scratch("bad-state");
+    let cfg = fake_config(&dir, "", "", "games = 2\nnodes = 10");
+    let c = cfg.to_str().unwrap();
+    let pgn_path = dir.join("g.pgn");
+    let p = pgn_path.to_str().unwrap();
+    let state = dir.join("g.pgn.state");
+    let held = "[Event \"x\"]\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n";
+    for (body, why) in [
+        ("this is { not TOML", "not a match state file: "),
+        ("[package]\nname = \"x\"\n", "not a match state file: "),
+        ("title = \"my notes\"\n", "not a match state file: no 'variant'"),
+    ] {
+        for pgn_before in [None, Some(held)] {
+            for resume in [false, true] {
+                std::fs::write(&state, body).unwrap();
+                match pgn_before {
+                    Some(t) => std::fs::write(&pgn_path, t).unwrap(),
+                    None => {
+                        let _ = std::fs::remove_file(&pgn_path);
+                    }
+                }
+                let mut args = vec!["match", "--config", c, "--pgn", p];
+                if resume {
+                    args.push("--resume");
+                }
+                let out = run(&args);
+                let err = text(&out.stderr);
+                let case = format!("{body:?} pgn {pgn_before:?} resume {resume}");
+                assert!(!out.status.success(), "{case}: {err}");
+                assert!(
+                    err.contains(&format!("error: {}: {why}", state.display())),
+                    "{case}:\n{err}"
+                );
+                assert!(
+                    err.contains("nothing was changed: remove it, or give this match another --pgn"),
+                    "{case}:\n{err}"
+                );
+                assert!(!err.contains("Started game"), "{case}: {err}");
+                assert_eq!(std::fs::read_to_string(&state).unwrap(), body, "{case}");
+                match pgn_before {
+                    Some(t) => {
+                        assert_eq!(std::fs::read_to_string(&pgn_path).unwrap(), t, "{case}")
+                    }
+                    None => assert!(!pgn_path.exists(), "{case}: PGN left behind"),
+                }
+            }
+        }
+    }
+}
