@@ -946,3 +946,81 @@ fn a_corrupt_or_foreign_state_file_is_an_error_and_is_left_alone() {
         }
     }
 }
+
+/// A shard killed while writing a game: `match-merge` drops the unfinished game
+/// (as `--resume` does) and says so; shards of different seeds are refused.
+#[test]
+fn match_merge_drops_a_cut_off_game_and_refuses_shards_of_other_seeds() {
+    let dir = scratch("merge-cut");
+    let cfg = fake_config(
+        &dir,
+        "",
+        "--score 7",
+        "games = 8\nnodes = 10\nrandom_plies = 2\n[match.adjudication]\nmax_moves = 6",
+    );
+    let c = cfg.to_str().unwrap();
+    let play = |seed: &str, shard: Option<&str>, file: &str| -> (PathBuf, String) {
+        let path = dir.join(file);
+        let mut args = vec![
+            "match",
+            "--config",
+            c,
+            "--seed",
+            seed,
+            "--pgn",
+            path.to_str().unwrap(),
+        ];
+        if let Some(s) = shard {
+            args.extend(["--shard", s]);
+        }
+        let out = run(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        (path, text(&out.stdout))
+    };
+    let (_, whole) = play("31", None, "whole.pgn");
+    let (s1, _) = play("31", Some("1/2"), "s1.pgn");
+    let (s2, _) = play("31", Some("2/2"), "s2.pgn");
+    let complete = std::fs::read_to_string(&s2).unwrap();
+    let second_game = complete.match_indices("\n[Event ").nth(1).unwrap().0 + 1;
+    // Cut in the tags, in the movetext, and in a comment of a game after the last.
+    let next = &complete[second_game..];
+    let cuts = [
+        "[Event \"Turncoat match (chess, nodes 10)\"]\n[Site \"?\"]\n[Da".to_string(),
+        next[..next.find("\n\n").unwrap() + 8].to_string(),
+        next[..next.find('{').unwrap() + 3].to_string(),
+    ];
+    for cut in cuts {
+        std::fs::write(&s2, format!("{complete}{cut}")).unwrap();
+        let merged = run(&["match-merge", s1.to_str().unwrap(), s2.to_str().unwrap()]);
+        let err = text(&merged.stderr);
+        assert!(merged.status.success(), "{cut:?}: {err}");
+        assert_eq!(
+            err,
+            format!(
+                "dropped 1 unfinished game at the end of {} (cut off while it was written)\n",
+                s2.display()
+            ),
+            "{cut:?}"
+        );
+        assert_eq!(text(&merged.stdout), whole, "{cut:?}");
+    }
+
+    let (other, _) = play("32", Some("2/2"), "other-seed.pgn");
+    let merged = run(&[
+        "match-merge",
+        s1.to_str().unwrap(),
+        other.to_str().unwrap(),
+    ]);
+    let err = text(&merged.stderr);
+    assert!(!merged.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "error: cannot merge different matches: seeds (of the random openings) differ: \
+             {} game 1 has Seed \"31\", {} game 1 has Seed \"32\"",
+            s1.display(),
+            other.display()
+        )),
+        "{err}"
+    );
+    assert!(text(&merged.stdout).is_empty());
+}

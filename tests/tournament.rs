@@ -682,6 +682,7 @@ fn ctx(v: VariantKind) -> PgnContext {
         date: pgn::today(),
         variant: v,
         time_control: "10+0.1".to_string(),
+        seed: Some(77),
     }
 }
 

@@ -561,6 +561,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         date: pgn::today(),
         variant: spec.variant,
         time_control: spec.limit.pgn_tag(),
+        seed: MatchState::of(&spec).seed,
     };
     let mut write_pgn = |rec: &GameRecord| -> Result<(), String> {
         match pgn_file.as_mut() {

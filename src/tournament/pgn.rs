@@ -22,6 +22,9 @@ pub struct PgnContext {
     pub date: String,
     pub variant: VariantKind,
     pub time_control: String,
+    /// The seed of the random openings (the `Seed` tag): shards of one match
+    /// share it, which is what `match-merge` checks.
+    pub seed: Option<u64>,
 }
 
 /// Today's date in PGN form (UTC), computed from the system clock.
@@ -107,6 +110,9 @@ pub fn game_to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
     }
     tag("Termination", record.termination.pgn_tag());
     tag("TimeControl", &ctx.time_control);
+    if let Some(seed) = ctx.seed {
+        tag("Seed", &seed.to_string());
+    }
     tag("PlyCount", &record.moves.len().to_string());
     s.push('\n');
 
