@@ -1024,3 +1024,123 @@ fn match_merge_drops_a_cut_off_game_and_refuses_shards_of_other_seeds() {
     );
     assert!(text(&merged.stdout).is_empty());
 }
+
+// ---------------------------------------------------------------- engine text in the PGN
+
+/// An illegal "move" that closes a PGN comment and opens another stays inside
+/// the game's final comment: the PGN holds exactly the moves played, and
+/// `match-merge` and `--resume` read it back.
+#[test]
+fn an_engines_move_text_cannot_break_out_of_a_pgn_comment() {
+    let dir = scratch("comment");
+    let cfg = fake_config(
+        &dir,
+        "",
+        "--mode illegal --at 2 --illegal-text }Nf6{",
+        "games = 2\nnodes = 10\nrandom_plies = 2\nseed = 41",
+    );
+    let c = cfg.to_str().unwrap();
+    let pgn_path = dir.join("c.pgn");
+    let p = pgn_path.to_str().unwrap();
+    let first = run(&["match", "--config", c, "--pgn", p]);
+    let err = text(&first.stderr);
+    assert!(first.status.success(), "{err}");
+    assert!(
+        err.contains("game 1: b (Black) plays the illegal move '?Nf6?' in "),
+        "{err}"
+    );
+    let games = games_of(&pgn_path);
+    assert_eq!(games.len(), 2);
+    // b forfeits at its second move: as Black after 3 plies, as White after 2.
+    for (g, (plies, side)) in games.iter().zip([(3, "Black"), (2, "White")]) {
+        assert_eq!(g.moves.len(), plies, "{g:?}");
+        pgn::replay(g).unwrap();
+        assert_eq!(
+            g.comments.last().cloned().flatten().as_deref(),
+            Some(format!("{side} makes an illegal move: ?Nf6?").as_str())
+        );
+        assert_eq!(g.tag("Termination"), Some("rules infraction"));
+    }
+    let merged = run(&["match-merge", p]);
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    assert_eq!(text(&merged.stdout), text(&first.stdout));
+    let resumed = run(&["match", "--config", c, "--pgn", p, "--resume"]);
+    let err = text(&resumed.stderr);
+    assert!(resumed.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("Resuming from {p}: 2 games already played")),
+        "{err}"
+    );
+    assert_eq!(text(&resumed.stdout), text(&first.stdout));
+
+    // A long text is cut after 40 characters.
+    let long = format!("e2e4{{{}", "x".repeat(60));
+    let cfg = fake_config(
+        &dir,
+        "",
+        &format!("--mode illegal --at 1 --illegal-text {long}"),
+        "games = 1\nnodes = 10",
+    );
+    let out = run(&["match", "--config", cfg.to_str().unwrap(), "--no-pgn"]);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let shown = format!("e2e4?{}...", "x".repeat(35));
+    assert!(
+        err.contains(&format!("(a vs b): 1-0 {{Black makes an illegal move: {shown}}}")),
+        "{err}"
+    );
+}
+
+/// Engine names are data too: quotes and backslashes survive the PGN tags (and
+/// `match-merge` and `--resume` read them back); a line break is refused in the
+/// config.
+#[test]
+fn engine_names_with_quotes_and_backslashes_round_trip_and_line_breaks_are_refused() {
+    let dir = scratch("names");
+    let fake = common::fake_engine();
+    let body = format!(
+        "[[engine]]\nname = \"he said \\\"hi\\\"\"\ncmd = \"{fake}\"\n\n\
+         [[engine]]\nname = \"back\\\\slash]\"\ncmd = \"{fake}\"\n\n\
+         [match]\ngames = 2\nnodes = 10\nrandom_plies = 2\nseed = 42\n\
+         [match.adjudication]\nmax_moves = 3\n"
+    );
+    let cfg = dir.join("engines.toml");
+    std::fs::write(&cfg, body).unwrap();
+    let c = cfg.to_str().unwrap();
+    let pgn_path = dir.join("n.pgn");
+    let p = pgn_path.to_str().unwrap();
+    let first = run(&["match", "--config", c, "--pgn", p]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let out = text(&first.stdout);
+    assert!(
+        out.starts_with("Score of he said \"hi\" vs back\\slash]: 0 - 0 - 2  [0.500] 2\n"),
+        "{out}"
+    );
+    let games = games_of(&pgn_path);
+    assert_eq!(games[0].tag("White"), Some("he said \"hi\""));
+    assert_eq!(games[0].tag("Black"), Some("back\\slash]"));
+    let merged = run(&["match-merge", p]);
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    assert_eq!(text(&merged.stdout), out);
+    let resumed = run(&["match", "--config", c, "--pgn", p, "--resume"]);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(text(&resumed.stdout), out);
+
+    for (name, shown) in [("two\\nlines", "two\\nlines"), ("tab\\there", "tab\\there")] {
+        let body = format!(
+            "[[engine]]\nname = \"a\"\ncmd = \"{fake}\"\n\n\
+             [[engine]]\nname = \"{name}\"\ncmd = \"{fake}\"\n"
+        );
+        std::fs::write(&cfg, body).unwrap();
+        let out = run(&["match", "--config", c, "--no-pgn"]);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{err}");
+        assert!(
+            err.contains(&format!(
+                "error: {c}:6: engine name \"{shown}\" must be non-empty and contain no comma \
+                 and no control character (line break, tab)"
+            )),
+            "{err}"
+        );
+    }
+}

@@ -736,6 +736,31 @@ fn pgn_chess_round_trip_in_san() {
     assert_eq!(pgn::replay(g).unwrap().tokens, ["e7e5", "g1f3"]);
 }
 
+/// Text from outside (an engine's move, an engine's name) cannot end a comment
+/// or a tag early: the game reads back with its moves, tags and ending.
+#[test]
+fn pgn_writer_keeps_outside_text_in_its_comment_and_tags() {
+    let start = fen::format(&Position::<Chess>::startpos());
+    let mut r = record(&start, &["e2e4", "e7e5"], GameResult::WhiteWins);
+    r.white_name = "two\nlines [Event \"x\"]\\".to_string();
+    r.black_name = "tab\there\r".to_string();
+    r.reason = "Black makes an illegal move: }1. Nf3 {\n[Event \"y\"]".to_string();
+    let text = pgn::game_to_pgn(&r, &ctx(VariantKind::Chess));
+    let games = pgn::read_pgn(&text).unwrap();
+    assert_eq!(games.len(), 1, "{text}");
+    let g = &games[0];
+    assert_eq!(g.moves, ["e4", "e5"], "{text}");
+    assert_eq!(g.tag("White"), Some("two lines [Event \"x\"]\\"));
+    assert_eq!(g.tag("Black"), Some("tab here "));
+    assert_eq!(
+        g.comments[1].as_deref(),
+        Some("Black makes an illegal move: )1. Nf3 ( (Event \"y\")")
+    );
+    assert_eq!(g.tag("Seed"), Some("77"));
+    let (complete, end) = pgn::complete_prefix(&text);
+    assert_eq!((complete.len(), end), (1, text.len()));
+}
+
 #[test]
 fn pgn_reader_handles_comments_variations_and_nags() {
     let text = "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 $1 {best} (1. d4 d5 (1... Nf6)) e5 ; rest of line\n2.Nf3 Nc6 *\n\n[Event \"y\"]\n\n1. d4 1/2-1/2\n";

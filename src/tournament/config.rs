@@ -178,10 +178,15 @@ impl Config {
         let mut engines: Vec<EngineConfig> = Vec::new();
         for e in raw.engine {
             let name = e.name.get_ref().trim().to_string();
-            if name.is_empty() || name.contains(',') {
+            // A comma would split `--engines`; a control character (a line break)
+            // would end a PGN tag early.
+            if name.is_empty() || name.contains(',') || name.contains(char::is_control) {
                 return Err(loc.at(
                     e.name.span(),
-                    "engine name must be non-empty and contain no comma",
+                    format!(
+                        "engine name {name:?} must be non-empty and contain no comma and no \
+                         control character (line break, tab)"
+                    ),
                 ));
             }
             if engines.iter().any(|x| x.name == name) {

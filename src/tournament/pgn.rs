@@ -51,8 +51,35 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
+/// A tag value: quotes and backslashes escaped, control characters (a line
+/// break would end the tag) as spaces.
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Comment text: braces (which would end the comment, or open another) and
+/// brackets (a `[` at the start of a line reads as a tag) become parentheses,
+/// control characters spaces. PGN has no escape inside a comment.
+fn comment_text(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '{' | '[' => '(',
+            '}' | ']' => ')',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect()
 }
 
 /// The move comment: `{+0.25/12 0.153s}`, `{-M3/20 0.010s}`, `{0.153s}`.
@@ -143,7 +170,7 @@ pub fn game_to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
         white_to_move = !white_to_move;
     }
     words.extend(
-        format!("{{{}}}", record.reason)
+        format!("{{{}}}", comment_text(&record.reason))
             .split(' ')
             .map(str::to_string),
     );

@@ -338,6 +338,31 @@ impl EngineSlot {
     }
 }
 
+/// The most characters of an engine's move text quoted in a message.
+const MAX_QUOTED_CHARS: usize = 40;
+
+/// An engine's move text as the log and the PGN quote it. What an engine sends
+/// is data: the characters of move tokens (docs/RULES.md, "Notation") and of SAN
+/// stay, anything else (a `}` that would end the PGN comment, a control
+/// character) shows as `?`, and a long text is cut.
+fn quoted_move(text: &str) -> String {
+    let mut shown: String = text
+        .chars()
+        .take(MAX_QUOTED_CHARS)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || ",@*=+-#/:.".contains(c) {
+                c
+            } else {
+                '?'
+            }
+        })
+        .collect();
+    if text.chars().count() > MAX_QUOTED_CHARS {
+        shown.push_str("...");
+    }
+    shown
+}
+
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "White",
@@ -588,15 +613,15 @@ fn play_game_v<V: Variant>(
                     }
                 }
                 if game.play_token(&r.bestmove).is_err() {
+                    let shown = quoted_move(&r.bestmove);
                     log::warn!(
-                        "game {n}: {who} plays the illegal move '{}' in {fen_before}; it forfeits",
-                        r.bestmove
+                        "game {n}: {who} plays the illegal move '{shown}' in {fen_before}; it forfeits"
                     );
                     finish(
                         &mut record,
                         GameResult::win_for(!side),
                         Termination::IllegalMove,
-                        format!("{} makes an illegal move: {}", color_name(side), r.bestmove),
+                        format!("{} makes an illegal move: {shown}", color_name(side)),
                     );
                     break;
                 }
@@ -625,7 +650,7 @@ fn play_game_v<V: Variant>(
                 };
                 log::warn!(
                     "game {n}: {who} loses on time: its move '{}' came after {} ms with {allowed} (margin {margin} ms) in {fen_before}",
-                    r.bestmove,
+                    quoted_move(&r.bestmove),
                     r.elapsed.as_millis()
                 );
                 finish(
