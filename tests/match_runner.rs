@@ -1144,3 +1144,92 @@ fn engine_names_with_quotes_and_backslashes_round_trip_and_line_breaks_are_refus
         );
     }
 }
+
+// ---------------------------------------------------------------- clocks and timeouts
+
+#[test]
+fn absurd_clocks_and_timeouts_are_refused_and_the_longest_clock_works() {
+    let dir = scratch("clock-limits");
+    let log = dir.join("a-go.log");
+    let cfg = fake_config(
+        &dir,
+        &format!("--log-go {}", log.display()),
+        "",
+        "games = 2\nrandom_plies = 2\nseed = 3\n[match.adjudication]\nmax_moves = 2",
+    );
+    let c = cfg.to_str().unwrap();
+    let limit = "2147483.647 s (about 24.8 days)";
+    for (flag, value, expected) in [
+        (
+            "--tc",
+            "9300000000000000",
+            format!("error: bad time control '9300000000000000': the base time is more than {limit}"),
+        ),
+        (
+            "--tc",
+            "2147483.648",
+            format!("error: bad time control '2147483.648': the base time is more than {limit}"),
+        ),
+        (
+            "--tc",
+            "10+9300000000000000",
+            format!("error: bad time control '10+9300000000000000': the increment is more than {limit}"),
+        ),
+        (
+            "--tc",
+            "0.0001",
+            "error: bad time control '0.0001': the base time must be at least 0.001 s".to_string(),
+        ),
+        (
+            "--movetime",
+            "9300000000000000000",
+            "error: movetime must be at most 2147483647 ms (about 24.8 days)".to_string(),
+        ),
+    ] {
+        let out = run(&["match", "--config", c, "--no-pgn", flag, value]);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{flag} {value}: {err}");
+        assert!(err.contains(&expected), "{flag} {value}:\n{err}");
+        assert!(!err.contains("Started game"), "{err}");
+    }
+    // The longest clock is sent as it is: a's first `go` of game 1 (as White).
+    let out = run(&["match", "--config", c, "--no-pgn", "--tc", "2147483.647"]);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("loses on time"), "{err}");
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        sent.lines().next(),
+        Some("go wtime 2147483647 btime 2147483647 winc 0 binc 0"),
+        "{sent}"
+    );
+
+    // Timeouts and the margin: a sane minimum and the same maximum.
+    for (line, expected) in [
+        (
+            "move_timeout = 0.0001",
+            "move_timeout must be between 0.1 and 2147483.647 seconds (got 0.0001)",
+        ),
+        (
+            "start_timeout = 0.0001",
+            "start_timeout must be between 0.1 and 2147483.647 seconds (got 0.0001)",
+        ),
+        (
+            "move_timeout = 1e30",
+            "move_timeout must be between 0.1 and 2147483.647 seconds (got 1000000000000000000000000000000)",
+        ),
+        (
+            "time_margin = 9300000000000000",
+            "time_margin must be at most 2147483647 ms",
+        ),
+    ] {
+        let cfg = fake_config(&dir, "", "", &format!("games = 2\nnodes = 10\n{line}"));
+        let out = run(&["match", "--config", cfg.to_str().unwrap(), "--no-pgn"]);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{line}: {err}");
+        assert!(
+            err.contains(&format!("error: {}:14: {expected}", cfg.display())),
+            "{line}:\n{err}"
+        );
+    }
+}

@@ -8,12 +8,16 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::referee::{Adjudication, DrawRule, Limit, ResignRule};
+use super::referee::{Adjudication, DrawRule, Limit, ResignRule, MAX_TIME_MS};
 use super::stats::Sprt;
 use crate::rules::variants::VariantKind;
 
 /// The `cmd` value that means "this very executable" (the running `turncoat`).
 pub const SELF_CMD: &str = "@self";
+
+/// The shortest `move_timeout` / `start_timeout`, in seconds: less forfeits
+/// engines that are merely slow to answer (a process start, a busy machine).
+pub const MIN_TIMEOUT_S: f64 = 0.1;
 
 /// The option that selects the variant. The runner sets it from the match's
 /// variant; an engine's options may not, or that engine would play another game
@@ -111,7 +115,7 @@ struct RawMatch {
     pgn: Option<String>,
     gauntlet: Option<bool>,
     sprt: Option<Spanned<String>>,
-    time_margin: Option<u64>,
+    time_margin: Option<Spanned<u64>>,
     move_timeout: Option<Spanned<f64>>,
     start_timeout: Option<Spanned<f64>>,
     adjudication: Option<RawAdjudication>,
@@ -340,17 +344,29 @@ fn match_defaults(
                 .map_err(|e| loc.at(s.span(), e))?,
         );
     }
-    d.time_margin_ms = m.time_margin;
+    if let Some(t) = &m.time_margin {
+        if *t.get_ref() > MAX_TIME_MS {
+            return Err(loc.at(
+                t.span(),
+                format!("time_margin must be at most {MAX_TIME_MS} ms"),
+            ));
+        }
+        d.time_margin_ms = Some(*t.get_ref());
+    }
     let secs = |x: &Option<Spanned<f64>>, what: &str| -> Result<Option<u64>, String> {
-        match x {
-            None => Ok(None),
-            Some(s) if s.get_ref().is_finite() && *s.get_ref() > 0.0 => {
-                Ok(Some((s.get_ref() * 1000.0).round() as u64))
-            }
-            Some(s) => Err(loc.at(
+        let Some(s) = x else { return Ok(None) };
+        let v = *s.get_ref();
+        let ms = (v * 1000.0).round();
+        if v.is_finite() && v >= MIN_TIMEOUT_S && ms <= MAX_TIME_MS as f64 {
+            Ok(Some(ms as u64))
+        } else {
+            Err(loc.at(
                 s.span(),
-                format!("{what} must be a positive number of seconds"),
-            )),
+                format!(
+                    "{what} must be between {MIN_TIMEOUT_S} and {} seconds (got {v})",
+                    MAX_TIME_MS as f64 / 1000.0
+                ),
+            ))
         }
     };
     d.move_timeout_ms = secs(&m.move_timeout, "move_timeout")?;
