@@ -1233,3 +1233,80 @@ fn absurd_clocks_and_timeouts_are_refused_and_the_longest_clock_works() {
         );
     }
 }
+
+// ---------------------------------------------------------------- a decided SPRT, a vanished PGN
+
+/// `--resume` of a match its SPRT has decided plays no more games and reports the
+/// decision again.
+#[test]
+fn resuming_a_decided_sprt_match_plays_nothing_and_reports_the_decision() {
+    let dir = scratch("sprt-resume");
+    let cfg = fake_config(
+        &dir,
+        "",
+        "--mode illegal --at 1",
+        "games = 200\nnodes = 10\nrandom_plies = 2\nseed = 51\nsprt = \"0,50\"",
+    );
+    let c = cfg.to_str().unwrap();
+    let pgn_path = dir.join("sprt.pgn");
+    let p = pgn_path.to_str().unwrap();
+    let first = run(&["match", "--config", c, "--pgn", p]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    // Every game a win for a: the SPRT accepts H1 after 23 pairs (see
+    // tests/tournament.rs, sprt_stops_the_match_when_decided).
+    let report = text(&first.stdout);
+    let sprt_line = report.lines().last().unwrap_or("");
+    assert!(
+        sprt_line.starts_with("SPRT: llr 3.07 (104.4%), lbound -2.94, ubound 2.94 - H1 was accepted"),
+        "{report}"
+    );
+    assert_eq!(games_of(&pgn_path).len(), 46);
+    let again = run(&["match", "--config", c, "--pgn", p, "--resume"]);
+    let err = text(&again.stderr);
+    assert!(again.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("Resuming from {p}: 46 games already played")),
+        "{err}"
+    );
+    assert!(!err.contains("Started game"), "{err}");
+    assert_eq!(text(&again.stdout), report);
+    assert_eq!(games_of(&pgn_path).len(), 46);
+}
+
+/// The PGN's directory removed during the match, or another file put in the
+/// PGN's place: the runner says so and stops with a non-zero status instead of
+/// writing on into a file nobody can reach.
+#[test]
+fn a_pgn_removed_during_the_match_stops_it_with_an_error() {
+    let dir = scratch("pgn-gone");
+    let cfg = fake_config(
+        &dir,
+        "--delay-ms 20",
+        "--delay-ms 20",
+        "games = 20\nnodes = 10\nrandom_plies = 2\nseed = 61\n[match.adjudication]\nmax_moves = 6",
+    );
+    let sub = dir.join("out");
+    let pgn_path = sub.join("m.pgn");
+    let p = pgn_path.to_str().unwrap();
+    let lost = "stopping: the games written to it are not there any more; their results are in \
+                the lines above";
+    for replace in [false, true] {
+        let running = Running::start(&["match", "--config", cfg.to_str().unwrap(), "--pgn", p]);
+        running.wait_for("the first finished game", |e| e.contains("Finished game 1 "));
+        let why = if replace {
+            std::fs::rename(&pgn_path, dir.join("moved.pgn")).unwrap();
+            std::fs::write(&pgn_path, "").unwrap();
+            "another file took its place during the match"
+        } else {
+            std::fs::remove_dir_all(&sub).unwrap();
+            "it was removed (or its directory) during the match"
+        };
+        let (status, _, err) = running.finish();
+        assert!(!status.success(), "{err}");
+        assert!(
+            err.contains(&format!("error: cannot write PGN file '{p}': {why}; {lost}")),
+            "{err}"
+        );
+        assert!(err.matches("Finished game").count() < 20, "{err}");
+    }
+}

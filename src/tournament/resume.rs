@@ -12,6 +12,8 @@
 //!   to start changes nothing) and marked finished at the end; while it is not,
 //!   the PGN's games are an interrupted match's, and another match on that path
 //!   is refused rather than overwriting them;
+//! - a PGN removed during the match (or its directory) stops it with an error,
+//!   instead of writing on into a file nobody can reach;
 //! - `--resume` reads the games the PGN already holds (a game cut short by a kill
 //!   is dropped and replayed), and the runner plays the rest after them.
 
@@ -113,6 +115,7 @@ impl PgnFile {
     /// The match ended (every game played, or its SPRT decided): marks its state
     /// finished, so that another match may take this path.
     pub fn finish(&mut self) -> Result<(), String> {
+        self.check_still_there()?;
         if let Some(state) = self.state.as_mut() {
             state.finished = true;
             state.write(&state_path(&self.path))?;
@@ -161,8 +164,29 @@ impl PgnFile {
         Ok(games)
     }
 
+    /// Is the path still this file? A file removed during the match (or with its
+    /// directory) stays writable through the open handle, so the writes would
+    /// succeed into a file nobody can reach any more: that stops the match.
+    fn check_still_there(&self) -> Result<(), String> {
+        let fail = |why: String| format!("cannot write PGN file '{}': {why}", self.path.display());
+        let lost = "stopping: the games written to it are not there any more; their results \
+                    are in the lines above";
+        let ours = self.file.metadata().map_err(|e| fail(e.to_string()))?;
+        match std::fs::metadata(&self.path) {
+            Ok(now) if same_file(&now, &ours) => Ok(()),
+            Ok(_) => Err(fail(format!(
+                "another file took its place during the match; {lost}"
+            ))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(fail(format!(
+                "it was removed (or its directory) during the match; {lost}"
+            ))),
+            Err(e) => Err(fail(e.to_string())),
+        }
+    }
+
     /// Appends one game (one write, then flush).
     pub fn write_game(&mut self, text: &str) -> Result<(), String> {
+        self.check_still_there()?;
         let err =
             |e: std::io::Error| format!("cannot write PGN file '{}': {e}", self.path.display());
         if self.truncate_first {
@@ -198,6 +222,19 @@ impl Drop for PgnFile {
             }
         }
     }
+}
+
+/// Do two metadata name the same file?
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+/// Without inode numbers: the path exists, which is the best this can tell.
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    true
 }
 
 /// `<pgn>.state`, beside the PGN.
