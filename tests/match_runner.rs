@@ -830,7 +830,8 @@ fn kill_after(args: &[&str], n: usize) {
 #[test]
 fn another_match_on_an_interrupted_matchs_pgn_is_refused_and_changes_nothing() {
     let dir = scratch("state-kept");
-    let table = "games = 8\nnodes = 10\nrandom_plies = 2\nseed = 21\n[match.adjudication]\nmax_moves = 6";
+    let table =
+        "games = 8\nnodes = 10\nrandom_plies = 2\nseed = 21\n[match.adjudication]\nmax_moves = 6";
     let cfg = fake_config(&dir, "--delay-ms 15", "--delay-ms 15", table);
     let c = cfg.to_str().unwrap();
     let whole = dir.join("whole.pgn");
@@ -841,10 +842,7 @@ fn another_match_on_an_interrupted_matchs_pgn_is_refused_and_changes_nothing() {
     let cut_s = cut.to_str().unwrap();
     kill_after(&["match", "--config", c, "--pgn", cut_s], 2);
     let state = dir.join("cut.pgn.state");
-    let (pgn_then, state_then) = (
-        std::fs::read(&cut).unwrap(),
-        std::fs::read(&state).unwrap(),
-    );
+    let (pgn_then, state_then) = (std::fs::read(&cut).unwrap(), std::fs::read(&state).unwrap());
     let held = games_of(&cut).len();
     assert!((2..8).contains(&held), "{held} games");
 
@@ -907,7 +905,10 @@ fn a_corrupt_or_foreign_state_file_is_an_error_and_is_left_alone() {
     for (body, why) in [
         ("this is { not TOML", "not a match state file: "),
         ("[package]\nname = \"x\"\n", "not a match state file: "),
-        ("title = \"my notes\"\n", "not a match state file: no 'variant'"),
+        (
+            "title = \"my notes\"\n",
+            "not a match state file: no 'variant'",
+        ),
     ] {
         for pgn_before in [None, Some(held)] {
             for resume in [false, true] {
@@ -931,7 +932,9 @@ fn a_corrupt_or_foreign_state_file_is_an_error_and_is_left_alone() {
                     "{case}:\n{err}"
                 );
                 assert!(
-                    err.contains("nothing was changed: remove it, or give this match another --pgn"),
+                    err.contains(
+                        "nothing was changed: remove it, or give this match another --pgn"
+                    ),
                     "{case}:\n{err}"
                 );
                 assert!(!err.contains("Started game"), "{case}: {err}");
@@ -1006,11 +1009,7 @@ fn match_merge_drops_a_cut_off_game_and_refuses_shards_of_other_seeds() {
     }
 
     let (other, _) = play("32", Some("2/2"), "other-seed.pgn");
-    let merged = run(&[
-        "match-merge",
-        s1.to_str().unwrap(),
-        other.to_str().unwrap(),
-    ]);
+    let merged = run(&["match-merge", s1.to_str().unwrap(), other.to_str().unwrap()]);
     let err = text(&merged.stderr);
     assert!(!merged.status.success(), "{err}");
     assert!(
@@ -1086,7 +1085,9 @@ fn an_engines_move_text_cannot_break_out_of_a_pgn_comment() {
     assert!(out.status.success(), "{err}");
     let shown = format!("e2e4?{}...", "x".repeat(35));
     assert!(
-        err.contains(&format!("(a vs b): 1-0 {{Black makes an illegal move: {shown}}}")),
+        err.contains(&format!(
+            "(a vs b): 1-0 {{Black makes an illegal move: {shown}}}"
+        )),
         "{err}"
     );
 }
@@ -1163,7 +1164,9 @@ fn absurd_clocks_and_timeouts_are_refused_and_the_longest_clock_works() {
         (
             "--tc",
             "9300000000000000",
-            format!("error: bad time control '9300000000000000': the base time is more than {limit}"),
+            format!(
+                "error: bad time control '9300000000000000': the base time is more than {limit}"
+            ),
         ),
         (
             "--tc",
@@ -1173,7 +1176,9 @@ fn absurd_clocks_and_timeouts_are_refused_and_the_longest_clock_works() {
         (
             "--tc",
             "10+9300000000000000",
-            format!("error: bad time control '10+9300000000000000': the increment is more than {limit}"),
+            format!(
+                "error: bad time control '10+9300000000000000': the increment is more than {limit}"
+            ),
         ),
         (
             "--tc",
@@ -1257,7 +1262,8 @@ fn resuming_a_decided_sprt_match_plays_nothing_and_reports_the_decision() {
     let report = text(&first.stdout);
     let sprt_line = report.lines().last().unwrap_or("");
     assert!(
-        sprt_line.starts_with("SPRT: llr 3.07 (104.4%), lbound -2.94, ubound 2.94 - H1 was accepted"),
+        sprt_line
+            .starts_with("SPRT: llr 3.07 (104.4%), lbound -2.94, ubound 2.94 - H1 was accepted"),
         "{report}"
     );
     assert_eq!(games_of(&pgn_path).len(), 46);
@@ -1292,7 +1298,9 @@ fn a_pgn_removed_during_the_match_stops_it_with_an_error() {
                 the lines above";
     for replace in [false, true] {
         let running = Running::start(&["match", "--config", cfg.to_str().unwrap(), "--pgn", p]);
-        running.wait_for("the first finished game", |e| e.contains("Finished game 1 "));
+        running.wait_for("the first finished game", |e| {
+            e.contains("Finished game 1 ")
+        });
         let why = if replace {
             std::fs::rename(&pgn_path, dir.join("moved.pgn")).unwrap();
             std::fs::write(&pgn_path, "").unwrap();
@@ -1304,7 +1312,9 @@ fn a_pgn_removed_during_the_match_stops_it_with_an_error() {
         let (status, _, err) = running.finish();
         assert!(!status.success(), "{err}");
         assert!(
-            err.contains(&format!("error: cannot write PGN file '{p}': {why}; {lost}")),
+            err.contains(&format!(
+                "error: cannot write PGN file '{p}': {why}; {lost}"
+            )),
             "{err}"
         );
         assert!(err.matches("Finished game").count() < 20, "{err}");

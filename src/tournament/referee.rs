@@ -548,7 +548,10 @@ fn play_game_v<V: Variant>(
     if let Limit::Clock { base_ms, .. } = settings.limit {
         clocks = [base_ms as i64; 2];
     }
-    let margin = settings.time_margin.as_millis().min(u128::from(MAX_TIME_MS)) as i64;
+    let margin = settings
+        .time_margin
+        .as_millis()
+        .min(u128::from(MAX_TIME_MS)) as i64;
     let mut adj = AdjState::default();
 
     loop {
@@ -635,9 +638,7 @@ fn play_game_v<V: Variant>(
                     inc_ms,
                 } = settings.limit
                 {
-                    clocks[si] = (clocks[si] - elapsed)
-                        .max(0)
-                        .saturating_add(inc_ms as i64);
+                    clocks[si] = (clocks[si] - elapsed).max(0).saturating_add(inc_ms as i64);
                     moves_done[si] += 1;
                     if let Some(m) = moves {
                         if moves_done[si] % m == 0 {

@@ -207,7 +207,6 @@ impl PgnFile {
         self.written += 1;
         Ok(())
     }
-
 }
 
 impl Drop for PgnFile {
