@@ -886,9 +886,22 @@ fn another_match_on_an_interrupted_matchs_pgn_is_refused_and_changes_nothing() {
     assert_eq!(text(&resumed.stdout), text(&once.stdout));
     assert_eq!(summary(&games_of(&cut)), summary(&games_of(&whole)));
     // Finished, the match's PGN may be overwritten by another match.
+    let state_text = std::fs::read_to_string(&state).unwrap();
+    assert!(
+        state_text.contains("\nfinished = \"true\"\n"),
+        "{state_text}"
+    );
     let other = run(&["match", "--config", c, "--pgn", cut_s, "--games", "2"]);
     assert!(other.status.success(), "{}", text(&other.stderr));
     assert_eq!(games_of(&cut).len(), 2);
+    // So may one whose state does not say (written by an older runner).
+    let state_text = std::fs::read_to_string(&state).unwrap();
+    let older = state_text.replace("finished = \"true\"\n", "");
+    assert_ne!(older, state_text);
+    std::fs::write(&state, older).unwrap();
+    let other = run(&["match", "--config", c, "--pgn", cut_s, "--games", "4"]);
+    assert!(other.status.success(), "{}", text(&other.stderr));
+    assert_eq!(games_of(&cut).len(), 4);
 }
 
 /// A state file that is not one (corrupt, or another program's) is an error

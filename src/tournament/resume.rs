@@ -308,7 +308,7 @@ pub fn fingerprint(spec: &MatchSpec) -> Vec<(String, String)> {
 /// The keys every state file has (see [`fingerprint`]): a file without them was
 /// not written by this runner.
 const STATE_KEYS: [&str; 3] = ["variant", "engines", "games"];
-/// The key that marks a match finished (not part of the fingerprint).
+/// The key that says whether the match finished (not part of the fingerprint).
 const FINISHED_KEY: &str = "finished";
 
 /// What `<pgn>.state` holds.
@@ -340,9 +340,7 @@ impl MatchState {
         if let Some(s) = self.seed {
             map.insert("seed".to_string(), s.to_string());
         }
-        if self.finished {
-            map.insert(FINISHED_KEY.to_string(), "true".to_string());
-        }
+        map.insert(FINISHED_KEY.to_string(), self.finished.to_string());
         let body =
             toml::to_string(&map).map_err(|e| format!("cannot encode the match state: {e}"))?;
         let text = format!(
@@ -391,8 +389,11 @@ impl MatchState {
             ),
         };
         let finished = match map.remove(FINISHED_KEY).as_deref() {
-            None => false,
+            // An older runner's state does not say; that runner let another
+            // match overwrite it, and so does this one.
+            None => true,
             Some("true") => true,
+            Some("false") => false,
             Some(other) => return Err(foreign(format!("bad {FINISHED_KEY} '{other}'"))),
         };
         Ok(Some(MatchState {
