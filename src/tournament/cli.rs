@@ -24,9 +24,9 @@ Defaults: each option not given comes from the [match] table of the config
 (./engines.toml unless --config), and failing that: every engine of the config,
 variant chess, 10 games, tc 10+0.1, concurrency 1, the variant's start position
 (no random plies), a time-based seed (printed), no PGN, no SPRT, round robin.
-The shipped engines.toml sets its own [match] (two Turncoat configurations at
-20000 nodes, 10 games, concurrency 2, 8 random plies, seed 1, target/match.pgn):
-`turncoat match` with no option plays that.
+The shipped engines.toml sets its own [match] (Cowardly Crew, Turncoat's network
+against its hand-written evaluation, 20000 nodes, 30 games, concurrency 2, 8 random
+plies, seed 1, target/match.pgn): `turncoat match` with no option plays that.
 
 Examples:
   turncoat match
