@@ -61,7 +61,7 @@ enum Command {
     #[cfg(feature = "tools")]
     /// Texel-tune the standard-chess evaluation on self-play PGN games; prints
     /// the tuned tables and weights as Rust source to paste into
-    /// src/engine/eval/mod.rs.
+    /// crates/engine/src/eval/mod.rs.
     Tune(tune::TuneArgs),
     #[cfg(feature = "tools")]
     /// Play self-play games of a variant (--variant, chess by default) at fixed

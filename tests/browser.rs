@@ -43,7 +43,10 @@ fn match_pgn(variant: &str, out: &Path) {
 #[test]
 fn web_board_in_chromium() {
     let Ok(python) = std::env::var("TURNCOAT_BROWSER_PYTHON") else {
-        return common::skip_or_fail("browser test", "TURNCOAT_BROWSER_PYTHON is not set");
+        return common::skip_or_fail(
+            "browser test",
+            "TURNCOAT_BROWSER_PYTHON is not set (run .ci/run, which sets up Playwright)",
+        );
     };
     let chromium = std::env::var("TURNCOAT_CHROMIUM").unwrap_or("/usr/bin/chromium".into());
     if !Path::new(&python).exists() {

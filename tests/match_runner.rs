@@ -1,4 +1,4 @@
-//! The match runner as a user meets it (issue 20): a second writer of a PGN,
+//! The match runner as a user meets it: a second writer of a PGN,
 //! unwritable PGN paths, engine options checked against the engine's `uci`
 //! reply, SIGINT / SIGTERM, progress lines, move comments, `--resume` after
 //! SIGKILL, `--shard` (directly and through GNU parallel) with `match-merge`, and
@@ -156,7 +156,7 @@ fn live_fakes(marker: &str) -> usize {
         .count()
 }
 
-// ---------------------------------------------------------------- item 1
+// ---------------------------------------------------------------- the PGN lock
 
 #[test]
 fn a_second_match_writing_the_same_pgn_is_refused() {
@@ -192,7 +192,7 @@ fn a_second_match_writing_the_same_pgn_is_refused() {
     assert_eq!(games_of(&pgn_path).len(), 2);
 }
 
-// ---------------------------------------------------------------- item 7
+// ---------------------------------------------------------------- unwritable paths
 
 #[test]
 fn an_unwritable_pgn_path_is_an_error_before_any_game() {
@@ -240,7 +240,7 @@ fn an_unwritable_pgn_path_is_an_error_before_any_game() {
     );
 }
 
-// ---------------------------------------------------------------- item 6
+// ---------------------------------------------------------------- engine options
 
 #[test]
 fn engine_options_are_checked_against_the_uci_reply_before_the_first_game() {
@@ -296,7 +296,7 @@ fn engine_options_are_checked_against_the_uci_reply_before_the_first_game() {
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
-// ---------------------------------------------------------------- items 8, 9, 10
+// ---------------------------------------------------------------- progress and signals
 
 #[test]
 fn progress_lines_and_move_comments() {
@@ -408,7 +408,7 @@ fn sigterm_prints_the_games_so_far_and_exits_non_zero() {
     signal_test("-TERM", "7302");
 }
 
-// ---------------------------------------------------------------- item 11
+// ---------------------------------------------------------------- --resume
 
 #[test]
 fn resume_after_sigkill_gives_the_uninterrupted_match() {
@@ -475,7 +475,7 @@ fn resume_after_sigkill_gives_the_uninterrupted_match() {
     assert_eq!(games_of(&cut).len(), 10);
 }
 
-// ---------------------------------------------------------------- item 12
+// ---------------------------------------------------------------- shards
 
 fn real_match_args(cfg: &str, pgn: &str) -> Vec<String> {
     [
@@ -559,9 +559,21 @@ fn shards_merge_into_the_unsharded_match() {
 /// `parallel` (Debian package `parallel`; .ci/run installs it).
 #[test]
 fn four_shards_through_gnu_parallel_merge_into_the_unsharded_match() {
-    if Command::new("parallel").arg("--version").output().is_err() {
-        eprintln!("GNU parallel is not installed: skipping (apt-get install parallel)");
-        return;
+    // moreutils has a `parallel` of its own, which takes other arguments.
+    match Command::new("parallel").arg("--version").output() {
+        Ok(out) if text(&out.stdout).contains("GNU parallel") => {}
+        Ok(_) => {
+            return common::skip_or_fail(
+                "GNU parallel test",
+                "`parallel` is not GNU parallel: apt-get install parallel",
+            )
+        }
+        Err(e) => {
+            return common::skip_or_fail(
+                "GNU parallel test",
+                &format!("cannot run parallel ({e}): apt-get install parallel"),
+            )
+        }
     }
     let dir = scratch("parallel");
     let cfg = Path::new(env!("CARGO_MANIFEST_DIR")).join("engines.toml");
@@ -599,7 +611,7 @@ fn four_shards_through_gnu_parallel_merge_into_the_unsharded_match() {
     assert_eq!(text(&merged.stdout), text(&once.stdout));
 }
 
-// ---------------------------------------------------------------- item 3
+// ---------------------------------------------------------------- match-merge
 
 fn game(round: Option<u32>, white: &str, black: &str, result: &str, tags: &str) -> String {
     let round = round
@@ -734,4 +746,602 @@ fn no_nan_anywhere_in_a_match_report() {
     );
     let all = format!("{stdout}{stderr}").to_lowercase();
     assert!(!all.contains("nan") && !all.contains("inf "), "{all}");
+}
+
+// ---------------------------------------------------------------- engines' output is data
+
+/// An engine that logs a Latin-1 byte (not UTF-8) and then more than a pipe
+/// holds on stderr plays on: its stderr is read as bytes to the end.
+#[test]
+fn an_engine_writing_non_utf8_to_stderr_keeps_playing() {
+    let dir = scratch("latin1");
+    // b writes 16 KiB of stderr per move, 128 KiB per game: twice what the pipe
+    // holds, so an engine whose stderr is no longer read blocks (or, the pipe
+    // closed, dies) during its 5th move.
+    let cfg = fake_config(
+        &dir,
+        "",
+        "--stderr-kib 16",
+        "games = 2\nnodes = 10\nmove_timeout = 1\n[match.adjudication]\nmax_moves = 8",
+    );
+    let out = run(&["match", "--config", cfg.to_str().unwrap(), "--no-pgn"]);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let finished: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("Finished game"))
+        .collect();
+    assert_eq!(finished.len(), 2, "{err}");
+    for l in finished {
+        assert!(
+            l.contains(": 1/2-1/2 {Draw by adjudication: maximum length of 8 moves}"),
+            "{l}"
+        );
+    }
+    assert!(
+        text(&out.stdout).starts_with("Score of a vs b: 0 - 0 - 2  [0.500] 2\n"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+// ---------------------------------------------------------------- the variant is the runner's
+
+/// The runner owns the variant: `UCI_Variant` among an engine's options (in any
+/// case) is refused before anything runs, with the file and line.
+#[test]
+fn uci_variant_among_engine_options_is_refused() {
+    let dir = scratch("uci-variant");
+    let fake = common::fake_engine();
+    for key in ["UCI_Variant", "uci_variant"] {
+        let body = format!(
+            "[[engine]]\nname = \"a\"\ncmd = \"{fake}\"\n\n\
+             [[engine]]\nname = \"b\"\ncmd = \"{fake}\"\n\
+             options = {{ Hash = 16, {key} = \"pacifist\" }}\n\n\
+             [match]\ngames = 2\nnodes = 10\n[match.adjudication]\nmax_moves = 4\n"
+        );
+        let cfg = dir.join("engines.toml");
+        std::fs::write(&cfg, body).unwrap();
+        let out = run(&[
+            "match",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--variant",
+            "chess",
+            "--no-pgn",
+        ]);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{key}: {err}");
+        assert!(
+            err.contains(&format!(
+                "error: {}:8: engine 'b': option '{key}' is not an engine option here: \
+                 the runner sets UCI_Variant from --variant (or variant in [match]); remove it",
+                cfg.display()
+            )),
+            "{key}: {err}"
+        );
+        assert!(!err.contains("Started game"), "{key}: {err}");
+    }
+}
+
+// ---------------------------------------------------------------- the PGN and its state
+
+/// Runs `args` until `n` games are finished, then kills the runner (SIGKILL).
+fn kill_after(args: &[&str], n: usize) {
+    let mut running = Running::start(args);
+    running.wait_for(&format!("{n} finished games"), |e| {
+        e.matches("Finished game").count() >= n
+    });
+    running.child.kill().unwrap();
+    let _ = running.child.wait();
+}
+
+/// A match that fails to start (or any other match) on the PGN of an
+/// interrupted one changes neither its PGN nor its state: the interrupted match
+/// still resumes to the games of an uninterrupted run.
+#[test]
+fn another_match_on_an_interrupted_matchs_pgn_is_refused_and_changes_nothing() {
+    let dir = scratch("state-kept");
+    let table =
+        "games = 8\nnodes = 10\nrandom_plies = 2\nseed = 21\n[match.adjudication]\nmax_moves = 6";
+    let cfg = fake_config(&dir, "--delay-ms 15", "--delay-ms 15", table);
+    let c = cfg.to_str().unwrap();
+    let whole = dir.join("whole.pgn");
+    let once = run(&["match", "--config", c, "--pgn", whole.to_str().unwrap()]);
+    assert!(once.status.success(), "{}", text(&once.stderr));
+
+    let cut = dir.join("cut.pgn");
+    let cut_s = cut.to_str().unwrap();
+    kill_after(&["match", "--config", c, "--pgn", cut_s], 2);
+    let state = dir.join("cut.pgn.state");
+    let (pgn_then, state_then) = (std::fs::read(&cut).unwrap(), std::fs::read(&state).unwrap());
+    let held = games_of(&cut).len();
+    assert!((2..8).contains(&held), "{held} games");
+
+    // Another match whose engine option has a typo (it would fail to start), the
+    // same with valid options, and this very match without --resume.
+    let typo = dir.join("typo.toml");
+    let fake = common::fake_engine();
+    std::fs::write(
+        &typo,
+        format!(
+            "[[engine]]\nname = \"a\"\ncmd = \"{fake}\"\noptions = {{ Hsh = 16 }}\n\n\
+             [[engine]]\nname = \"b\"\ncmd = \"{fake}\"\n\n[match]\ngames = 4\nnodes = 10\n"
+        ),
+    )
+    .unwrap();
+    let t = typo.to_str().unwrap();
+    for args in [
+        vec!["match", "--config", t, "--pgn", cut_s],
+        vec!["match", "--config", c, "--pgn", cut_s, "--games", "4"],
+        vec!["match", "--config", c, "--pgn", cut_s],
+    ] {
+        let out = run(&args);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "error: '{cut_s}' holds {held} games of an unfinished match (see {}): \
+                 continue it with --resume and its options, or give this match another --pgn",
+                state.display()
+            )),
+            "{args:?}:\n{err}"
+        );
+        assert!(!err.contains("Started game"), "{err}");
+        assert_eq!(std::fs::read(&cut).unwrap(), pgn_then, "{args:?}");
+        assert_eq!(std::fs::read(&state).unwrap(), state_then, "{args:?}");
+    }
+
+    let resumed = run(&["match", "--config", c, "--pgn", cut_s, "--resume"]);
+    let err = text(&resumed.stderr);
+    assert!(resumed.status.success(), "{err}");
+    assert_eq!(text(&resumed.stdout), text(&once.stdout));
+    assert_eq!(summary(&games_of(&cut)), summary(&games_of(&whole)));
+    // Finished, the match's PGN may be overwritten by another match.
+    let state_text = std::fs::read_to_string(&state).unwrap();
+    assert!(
+        state_text.contains("\nfinished = \"true\"\n"),
+        "{state_text}"
+    );
+    let other = run(&["match", "--config", c, "--pgn", cut_s, "--games", "2"]);
+    assert!(other.status.success(), "{}", text(&other.stderr));
+    assert_eq!(games_of(&cut).len(), 2);
+    // So may one whose state does not say (written by an older runner).
+    let state_text = std::fs::read_to_string(&state).unwrap();
+    let older = state_text.replace("finished = \"true\"\n", "");
+    assert_ne!(older, state_text);
+    std::fs::write(&state, older).unwrap();
+    let other = run(&["match", "--config", c, "--pgn", cut_s, "--games", "4"]);
+    assert!(other.status.success(), "{}", text(&other.stderr));
+    assert_eq!(games_of(&cut).len(), 4);
+}
+
+/// A state file that is not one (corrupt, or another program's) is an error
+/// with or without --resume, and neither it nor the PGN is touched.
+#[test]
+fn a_corrupt_or_foreign_state_file_is_an_error_and_is_left_alone() {
+    let dir = scratch("bad-state");
+    let cfg = fake_config(&dir, "", "", "games = 2\nnodes = 10");
+    let c = cfg.to_str().unwrap();
+    let pgn_path = dir.join("g.pgn");
+    let p = pgn_path.to_str().unwrap();
+    let state = dir.join("g.pgn.state");
+    let held = "[Event \"x\"]\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n";
+    for (body, why) in [
+        ("this is { not TOML", "not a match state file: "),
+        ("[package]\nname = \"x\"\n", "not a match state file: "),
+        (
+            "title = \"my notes\"\n",
+            "not a match state file: no 'variant'",
+        ),
+    ] {
+        for pgn_before in [None, Some(held)] {
+            for resume in [false, true] {
+                std::fs::write(&state, body).unwrap();
+                match pgn_before {
+                    Some(t) => std::fs::write(&pgn_path, t).unwrap(),
+                    None => {
+                        let _ = std::fs::remove_file(&pgn_path);
+                    }
+                }
+                let mut args = vec!["match", "--config", c, "--pgn", p];
+                if resume {
+                    args.push("--resume");
+                }
+                let out = run(&args);
+                let err = text(&out.stderr);
+                let case = format!("{body:?} pgn {pgn_before:?} resume {resume}");
+                assert!(!out.status.success(), "{case}: {err}");
+                assert!(
+                    err.contains(&format!("error: {}: {why}", state.display())),
+                    "{case}:\n{err}"
+                );
+                assert!(
+                    err.contains(
+                        "nothing was changed: remove it, or give this match another --pgn"
+                    ),
+                    "{case}:\n{err}"
+                );
+                assert!(!err.contains("Started game"), "{case}: {err}");
+                assert_eq!(std::fs::read_to_string(&state).unwrap(), body, "{case}");
+                match pgn_before {
+                    Some(t) => {
+                        assert_eq!(std::fs::read_to_string(&pgn_path).unwrap(), t, "{case}")
+                    }
+                    None => assert!(!pgn_path.exists(), "{case}: PGN left behind"),
+                }
+            }
+        }
+    }
+}
+
+/// A shard killed while writing a game: `match-merge` drops the unfinished game
+/// (as `--resume` does) and says so; shards of different seeds are refused.
+#[test]
+fn match_merge_drops_a_cut_off_game_and_refuses_shards_of_other_seeds() {
+    let dir = scratch("merge-cut");
+    let cfg = fake_config(
+        &dir,
+        "",
+        "--score 7",
+        "games = 8\nnodes = 10\nrandom_plies = 2\n[match.adjudication]\nmax_moves = 6",
+    );
+    let c = cfg.to_str().unwrap();
+    let play = |seed: &str, shard: Option<&str>, file: &str| -> (PathBuf, String) {
+        let path = dir.join(file);
+        let mut args = vec![
+            "match",
+            "--config",
+            c,
+            "--seed",
+            seed,
+            "--pgn",
+            path.to_str().unwrap(),
+        ];
+        if let Some(s) = shard {
+            args.extend(["--shard", s]);
+        }
+        let out = run(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        (path, text(&out.stdout))
+    };
+    let (_, whole) = play("31", None, "whole.pgn");
+    let (s1, _) = play("31", Some("1/2"), "s1.pgn");
+    let (s2, _) = play("31", Some("2/2"), "s2.pgn");
+    let complete = std::fs::read_to_string(&s2).unwrap();
+    let second_game = complete.match_indices("\n[Event ").nth(1).unwrap().0 + 1;
+    // Cut in the tags, in the movetext, and in a comment of a game after the last.
+    let next = &complete[second_game..];
+    let cuts = [
+        "[Event \"Turncoat match (chess, nodes 10)\"]\n[Site \"?\"]\n[Da".to_string(),
+        next[..next.find("\n\n").unwrap() + 8].to_string(),
+        next[..next.find('{').unwrap() + 3].to_string(),
+    ];
+    for cut in cuts {
+        std::fs::write(&s2, format!("{complete}{cut}")).unwrap();
+        let merged = run(&["match-merge", s1.to_str().unwrap(), s2.to_str().unwrap()]);
+        let err = text(&merged.stderr);
+        assert!(merged.status.success(), "{cut:?}: {err}");
+        assert_eq!(
+            err,
+            format!(
+                "dropped 1 unfinished game at the end of {} (cut off while it was written)\n",
+                s2.display()
+            ),
+            "{cut:?}"
+        );
+        assert_eq!(text(&merged.stdout), whole, "{cut:?}");
+    }
+
+    let (other, _) = play("32", Some("2/2"), "other-seed.pgn");
+    let merged = run(&["match-merge", s1.to_str().unwrap(), other.to_str().unwrap()]);
+    let err = text(&merged.stderr);
+    assert!(!merged.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "error: cannot merge different matches: seeds (of the random openings) differ: \
+             {} game 1 has Seed \"31\", {} game 1 has Seed \"32\"",
+            s1.display(),
+            other.display()
+        )),
+        "{err}"
+    );
+    assert!(text(&merged.stdout).is_empty());
+}
+
+// ---------------------------------------------------------------- engine text in the PGN
+
+/// An illegal "move" that closes a PGN comment and opens another stays inside
+/// the game's final comment: the PGN holds exactly the moves played, and
+/// `match-merge` and `--resume` read it back.
+#[test]
+fn an_engines_move_text_cannot_break_out_of_a_pgn_comment() {
+    let dir = scratch("comment");
+    let cfg = fake_config(
+        &dir,
+        "",
+        "--mode illegal --at 2 --illegal-text }Nf6{",
+        "games = 2\nnodes = 10\nrandom_plies = 2\nseed = 41",
+    );
+    let c = cfg.to_str().unwrap();
+    let pgn_path = dir.join("c.pgn");
+    let p = pgn_path.to_str().unwrap();
+    let first = run(&["match", "--config", c, "--pgn", p]);
+    let err = text(&first.stderr);
+    assert!(first.status.success(), "{err}");
+    assert!(
+        err.contains("game 1: b (Black) plays the illegal move '?Nf6?' in "),
+        "{err}"
+    );
+    let games = games_of(&pgn_path);
+    assert_eq!(games.len(), 2);
+    // b forfeits at its second move: as Black after 3 plies, as White after 2.
+    for (g, (plies, side)) in games.iter().zip([(3, "Black"), (2, "White")]) {
+        assert_eq!(g.moves.len(), plies, "{g:?}");
+        pgn::replay(g).unwrap();
+        assert_eq!(
+            g.comments.last().cloned().flatten().as_deref(),
+            Some(format!("{side} makes an illegal move: ?Nf6?").as_str())
+        );
+        assert_eq!(g.tag("Termination"), Some("rules infraction"));
+    }
+    let merged = run(&["match-merge", p]);
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    assert_eq!(text(&merged.stdout), text(&first.stdout));
+    let resumed = run(&["match", "--config", c, "--pgn", p, "--resume"]);
+    let err = text(&resumed.stderr);
+    assert!(resumed.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("Resuming from {p}: 2 games already played")),
+        "{err}"
+    );
+    assert_eq!(text(&resumed.stdout), text(&first.stdout));
+
+    // A long text is cut after 40 characters.
+    let long = format!("e2e4{{{}", "x".repeat(60));
+    let cfg = fake_config(
+        &dir,
+        "",
+        &format!("--mode illegal --at 1 --illegal-text {long}"),
+        "games = 1\nnodes = 10",
+    );
+    let out = run(&["match", "--config", cfg.to_str().unwrap(), "--no-pgn"]);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let shown = format!("e2e4?{}...", "x".repeat(35));
+    assert!(
+        err.contains(&format!(
+            "(a vs b): 1-0 {{Black makes an illegal move: {shown}}}"
+        )),
+        "{err}"
+    );
+}
+
+/// Engine names are data too: quotes and backslashes survive the PGN tags (and
+/// `match-merge` and `--resume` read them back); a line break is refused in the
+/// config.
+#[test]
+fn engine_names_with_quotes_and_backslashes_round_trip_and_line_breaks_are_refused() {
+    let dir = scratch("names");
+    let fake = common::fake_engine();
+    let body = format!(
+        "[[engine]]\nname = \"he said \\\"hi\\\"\"\ncmd = \"{fake}\"\n\n\
+         [[engine]]\nname = \"back\\\\slash]\"\ncmd = \"{fake}\"\n\n\
+         [match]\ngames = 2\nnodes = 10\nrandom_plies = 2\nseed = 42\n\
+         [match.adjudication]\nmax_moves = 3\n"
+    );
+    let cfg = dir.join("engines.toml");
+    std::fs::write(&cfg, body).unwrap();
+    let c = cfg.to_str().unwrap();
+    let pgn_path = dir.join("n.pgn");
+    let p = pgn_path.to_str().unwrap();
+    let first = run(&["match", "--config", c, "--pgn", p]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let out = text(&first.stdout);
+    assert!(
+        out.starts_with("Score of he said \"hi\" vs back\\slash]: 0 - 0 - 2  [0.500] 2\n"),
+        "{out}"
+    );
+    let games = games_of(&pgn_path);
+    assert_eq!(games[0].tag("White"), Some("he said \"hi\""));
+    assert_eq!(games[0].tag("Black"), Some("back\\slash]"));
+    let merged = run(&["match-merge", p]);
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    assert_eq!(text(&merged.stdout), out);
+    let resumed = run(&["match", "--config", c, "--pgn", p, "--resume"]);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(text(&resumed.stdout), out);
+
+    for (name, shown) in [("two\\nlines", "two\\nlines"), ("tab\\there", "tab\\there")] {
+        let body = format!(
+            "[[engine]]\nname = \"a\"\ncmd = \"{fake}\"\n\n\
+             [[engine]]\nname = \"{name}\"\ncmd = \"{fake}\"\n"
+        );
+        std::fs::write(&cfg, body).unwrap();
+        let out = run(&["match", "--config", c, "--no-pgn"]);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{err}");
+        assert!(
+            err.contains(&format!(
+                "error: {c}:6: engine name \"{shown}\" must be non-empty and contain no comma \
+                 and no control character (line break, tab)"
+            )),
+            "{err}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- clocks and timeouts
+
+#[test]
+fn absurd_clocks_and_timeouts_are_refused_and_the_longest_clock_works() {
+    let dir = scratch("clock-limits");
+    let log = dir.join("a-go.log");
+    let cfg = fake_config(
+        &dir,
+        &format!("--log-go {}", log.display()),
+        "",
+        "games = 2\nrandom_plies = 2\nseed = 3\n[match.adjudication]\nmax_moves = 2",
+    );
+    let c = cfg.to_str().unwrap();
+    let limit = "2147483.647 s (about 24.8 days)";
+    for (flag, value, expected) in [
+        (
+            "--tc",
+            "9300000000000000",
+            format!(
+                "error: bad time control '9300000000000000': the base time is more than {limit}"
+            ),
+        ),
+        (
+            "--tc",
+            "2147483.648",
+            format!("error: bad time control '2147483.648': the base time is more than {limit}"),
+        ),
+        (
+            "--tc",
+            "10+9300000000000000",
+            format!(
+                "error: bad time control '10+9300000000000000': the increment is more than {limit}"
+            ),
+        ),
+        (
+            "--tc",
+            "0.0001",
+            "error: bad time control '0.0001': the base time must be at least 0.001 s".to_string(),
+        ),
+        (
+            "--movetime",
+            "9300000000000000000",
+            "error: movetime must be at most 2147483647 ms (about 24.8 days)".to_string(),
+        ),
+    ] {
+        let out = run(&["match", "--config", c, "--no-pgn", flag, value]);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{flag} {value}: {err}");
+        assert!(err.contains(&expected), "{flag} {value}:\n{err}");
+        assert!(!err.contains("Started game"), "{err}");
+    }
+    // The longest clock is sent as it is: a's first `go` of game 1 (as White).
+    let out = run(&["match", "--config", c, "--no-pgn", "--tc", "2147483.647"]);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("loses on time"), "{err}");
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        sent.lines().next(),
+        Some("go wtime 2147483647 btime 2147483647 winc 0 binc 0"),
+        "{sent}"
+    );
+
+    // Timeouts and the margin: a sane minimum and the same maximum.
+    for (line, expected) in [
+        (
+            "move_timeout = 0.0001",
+            "move_timeout must be between 0.1 and 2147483.647 seconds (got 0.0001)",
+        ),
+        (
+            "start_timeout = 0.0001",
+            "start_timeout must be between 0.1 and 2147483.647 seconds (got 0.0001)",
+        ),
+        (
+            "move_timeout = 1e30",
+            "move_timeout must be between 0.1 and 2147483.647 seconds (got 1000000000000000000000000000000)",
+        ),
+        (
+            "time_margin = 9300000000000000",
+            "time_margin must be at most 2147483647 ms",
+        ),
+    ] {
+        let cfg = fake_config(&dir, "", "", &format!("games = 2\nnodes = 10\n{line}"));
+        let out = run(&["match", "--config", cfg.to_str().unwrap(), "--no-pgn"]);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{line}: {err}");
+        assert!(
+            err.contains(&format!("error: {}:14: {expected}", cfg.display())),
+            "{line}:\n{err}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- a decided SPRT, a vanished PGN
+
+/// `--resume` of a match its SPRT has decided plays no more games and reports the
+/// decision again.
+#[test]
+fn resuming_a_decided_sprt_match_plays_nothing_and_reports_the_decision() {
+    let dir = scratch("sprt-resume");
+    let cfg = fake_config(
+        &dir,
+        "",
+        "--mode illegal --at 1",
+        "games = 200\nnodes = 10\nrandom_plies = 2\nseed = 51\nsprt = \"0,50\"",
+    );
+    let c = cfg.to_str().unwrap();
+    let pgn_path = dir.join("sprt.pgn");
+    let p = pgn_path.to_str().unwrap();
+    let first = run(&["match", "--config", c, "--pgn", p]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    // Every game a win for a: the SPRT accepts H1 after 23 pairs (see
+    // tests/tournament.rs, sprt_stops_the_match_when_decided).
+    let report = text(&first.stdout);
+    let sprt_line = report.lines().last().unwrap_or("");
+    assert!(
+        sprt_line
+            .starts_with("SPRT: llr 3.07 (104.4%), lbound -2.94, ubound 2.94 - H1 was accepted"),
+        "{report}"
+    );
+    assert_eq!(games_of(&pgn_path).len(), 46);
+    let again = run(&["match", "--config", c, "--pgn", p, "--resume"]);
+    let err = text(&again.stderr);
+    assert!(again.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("Resuming from {p}: 46 games already played")),
+        "{err}"
+    );
+    assert!(!err.contains("Started game"), "{err}");
+    assert_eq!(text(&again.stdout), report);
+    assert_eq!(games_of(&pgn_path).len(), 46);
+}
+
+/// The PGN's directory removed during the match, or another file put in the
+/// PGN's place: the runner says so and stops with a non-zero status instead of
+/// writing on into a file nobody can reach.
+#[test]
+fn a_pgn_removed_during_the_match_stops_it_with_an_error() {
+    let dir = scratch("pgn-gone");
+    let cfg = fake_config(
+        &dir,
+        "--delay-ms 20",
+        "--delay-ms 20",
+        "games = 20\nnodes = 10\nrandom_plies = 2\nseed = 61\n[match.adjudication]\nmax_moves = 6",
+    );
+    let sub = dir.join("out");
+    let pgn_path = sub.join("m.pgn");
+    let p = pgn_path.to_str().unwrap();
+    let lost = "stopping: the games written to it are not there any more; their results are in \
+                the lines above";
+    for replace in [false, true] {
+        let running = Running::start(&["match", "--config", cfg.to_str().unwrap(), "--pgn", p]);
+        running.wait_for("the first finished game", |e| {
+            e.contains("Finished game 1 ")
+        });
+        let why = if replace {
+            std::fs::rename(&pgn_path, dir.join("moved.pgn")).unwrap();
+            std::fs::write(&pgn_path, "").unwrap();
+            "another file took its place during the match"
+        } else {
+            std::fs::remove_dir_all(&sub).unwrap();
+            "it was removed (or its directory) during the match"
+        };
+        let (status, _, err) = running.finish();
+        assert!(!status.success(), "{err}");
+        assert!(
+            err.contains(&format!(
+                "error: cannot write PGN file '{p}': {why}; {lost}"
+            )),
+            "{err}"
+        );
+        assert!(err.matches("Finished game").count() < 20, "{err}");
+    }
 }

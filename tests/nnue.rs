@@ -1,10 +1,16 @@
 //! The chess network: incremental accumulators agree exactly with sums from
 //! scratch, and the evaluation is colour-symmetric (a position and its mirror
 //! image with colours and turn swapped score the same for the side to move).
+//! Every network: the loader refuses weights whose sums overflow the integers
+//! the evaluation keeps them in, and the vector kernels and the whole forward
+//! pass equal a scalar computation exactly.
 
 mod common;
 
-use turncoat::engine::nnue::{self, AccumulatorStack, Net};
+use shakmaty::{Bitboard, Color};
+use turncoat::engine::nnue::{
+    self, AccumulatorStack, Layout, Net, Network, NetworkError, PieceBoards, BUCKETS, QA, QB, SCALE,
+};
 use turncoat::rules::fen;
 use turncoat::rules::moves::MoveList;
 use turncoat::rules::position::Position;
@@ -72,4 +78,379 @@ fn network_knows_material() {
         assert!(up > margin, "{board}: {up}");
         assert!(down < -margin, "{board}: {down}");
     }
+}
+
+/// A plain network file of width `hidden` from its parts (`w1` by feature).
+fn network_file(w1: &[i16], b1: &[i16], w2: &[i16], b2: &[i32; BUCKETS]) -> Vec<u8> {
+    let hidden = b1.len();
+    assert_eq!(w1.len(), nnue::INPUTS * hidden);
+    assert_eq!(w2.len(), BUCKETS * 2 * hidden);
+    let mut bytes = Layout::Plain.magic().to_vec();
+    bytes.extend_from_slice(&(hidden as u32).to_le_bytes());
+    for &w in w1.iter().chain(b1) {
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
+    for (layer, b) in w2.chunks_exact(2 * hidden).zip(b2) {
+        for &w in layer {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        bytes.extend_from_slice(&b.to_le_bytes());
+    }
+    assert_eq!(bytes.len(), nnue::file_len(Layout::Plain, hidden));
+    bytes
+}
+
+/// The evaluation computed independently of the engine's accumulators and
+/// kernels: each view's sums from scratch in i64, then the formula of
+/// `Network::evaluate` (integer division truncates in both).
+fn reference_eval(net: &Network, boards: &PieceBoards, turn: Color) -> i32 {
+    let (h, w1, b1, w2, b2) = net.weights();
+    let sums = |view: Color| {
+        let king = boards[if view == Color::White { 5 } else { 11 }].first();
+        let key = net.layout().view_key(view, king);
+        let mut sums: Vec<i64> = b1.iter().map(|&b| i64::from(b)).collect();
+        for (i, &squares) in boards.iter().enumerate() {
+            for sq in squares {
+                let f = nnue::keyed_feature(view, nnue::piece_of(i), sq, key);
+                for (s, &w) in sums.iter_mut().zip(&w1[f * h..][..h]) {
+                    *s += i64::from(w);
+                }
+            }
+        }
+        sums
+    };
+    let b = nnue::bucket(nnue::piece_count(boards));
+    let mut out = 0i64;
+    for (half, view) in [turn, !turn].into_iter().enumerate() {
+        let layer = &w2[(2 * b + half) * h..][..h];
+        for (x, &w) in sums(view).into_iter().zip(layer) {
+            let x = x.clamp(0, i64::from(QA));
+            out += x * x * i64::from(w);
+        }
+    }
+    let cp = (out / i64::from(QA) + i64::from(b2[b])) * i64::from(SCALE) / i64::from(QA * QB);
+    i32::try_from(cp).expect("a centipawn score")
+}
+
+/// Random boards of up to 64 pieces (any piece on any square, kings any
+/// number): the loader's ranges hold for every such board.
+fn random_boards(next: &mut impl FnMut() -> u64, fill: u64) -> PieceBoards {
+    let mut boards = [Bitboard::EMPTY; 12];
+    for sq in shakmaty::Square::ALL {
+        if next() % 64 < fill {
+            let i = (next() % 12) as usize;
+            boards[i] = boards[i].with(sq);
+        }
+    }
+    boards
+}
+
+/// Every network file shipped in crates/engine/src/nnue/ loads (the engine would
+/// panic at its first search otherwise), and there is one for each `Net`.
+#[test]
+fn shipped_network_files_load() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/nnue");
+    let mut loaded = 0;
+    for entry in std::fs::read_dir(&dir).expect("crates/engine/src/nnue") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|x| x == "net") {
+            let bytes = std::fs::read(&path).expect("readable");
+            if let Err(e) = Network::from_bytes(&bytes) {
+                panic!("{}: {e}", path.display());
+            }
+            loaded += 1;
+        }
+    }
+    assert_eq!(loaded, Net::ALL.len());
+}
+
+/// Each range the loader checks, at its exact edge: the last value accepted,
+/// one more refused with the error naming it. The first layer's range is per
+/// square: two pieces' weights on the same square do not add up.
+#[test]
+fn weights_beyond_the_evaluations_integers_are_refused() {
+    const H: usize = 32;
+    let zero_w1 = vec![0i16; nnue::INPUTS * H];
+    let zero_w2 = vec![0i16; BUCKETS * 2 * H];
+    let load = |w1: &[i16], b1: &[i16], w2: &[i16], b2: &[i32; BUCKETS]| {
+        Network::from_bytes(&network_file(w1, b1, w2, b2)).map(|_| ())
+    };
+
+    // First layer: neuron 3 gets 511 from a white pawn or a white knight on
+    // any square (features 0..128 from White's view), neuron 5 -511. Over 64
+    // squares that is 32704: with a bias of 63 the sum reaches i16::MAX, with
+    // -64 i16::MIN.
+    let mut w1 = zero_w1.clone();
+    for f in 0..128 {
+        w1[f * H + 3] = 511;
+        w1[f * H + 5] = -511;
+    }
+    let mut b1 = vec![0i16; H];
+    (b1[3], b1[5]) = (63, -64);
+    assert_eq!(load(&w1, &b1, &zero_w2, &[0; BUCKETS]), Ok(()));
+    b1[3] = 64;
+    assert_eq!(
+        load(&w1, &b1, &zero_w2, &[0; BUCKETS]),
+        Err(NetworkError::AccumulatorRange {
+            set: 0,
+            neuron: 3,
+            low: 64,
+            high: 32768
+        })
+    );
+    (b1[3], b1[5]) = (63, -65);
+    assert_eq!(
+        load(&w1, &b1, &zero_w2, &[0; BUCKETS]),
+        Err(NetworkError::AccumulatorRange {
+            set: 0,
+            neuron: 5,
+            low: -32769,
+            high: -65
+        })
+    );
+
+    // Output weights: 128 and -128 fit 16 bits times QA (255), 129 does not.
+    let mut w2 = zero_w2.clone();
+    (w2[2 * H * 4 + 7], w2[2 * H * 4 + 8]) = (128, -128);
+    assert_eq!(load(&zero_w1, &[0; H], &w2, &[0; BUCKETS]), Ok(()));
+    for bad in [129, -129] {
+        w2[2 * H * 4 + 8] = bad;
+        assert_eq!(
+            load(&zero_w1, &[0; H], &w2, &[0; BUCKETS]),
+            Err(NetworkError::OutputWeight {
+                bucket: 4,
+                index: 8,
+                weight: bad
+            })
+        );
+    }
+
+    // Output sums: 64 weights of 128 in layer 6 give 255 * 8192 = 2088960;
+    // with |b2| = 3279749 that is i32::MAX / 400 = 5368709, the most allowed.
+    let mut w2 = zero_w2.clone();
+    w2[2 * H * 6..2 * H * 7].fill(128);
+    let mut b2 = [0; BUCKETS];
+    for edge in [3_279_749, -3_279_749] {
+        b2[6] = edge;
+        assert_eq!(load(&zero_w1, &[0; H], &w2, &b2), Ok(()));
+        b2[6] = edge + edge.signum();
+        assert_eq!(
+            load(&zero_w1, &[0; H], &w2, &b2),
+            Err(NetworkError::OutputSum {
+                bucket: 6,
+                bound: 5_368_710
+            })
+        );
+    }
+    let message = NetworkError::OutputWeight {
+        bucket: 4,
+        index: 8,
+        weight: 129,
+    }
+    .to_string();
+    assert_eq!(
+        message,
+        "output weight 8 of layer 4 is 129: at most 128 in size, so that 255 times it fits 16 bits"
+    );
+}
+
+/// Networks at the loader's edges evaluate without overflow, to the reference
+/// and to the values worked out by hand: a full board of white pawns drives
+/// neuron 3 to i16::MAX; every activation at QA with every output weight at
+/// 128 and the bias at its limit gives (255 * 16384 + 1190789) * 400 / 16320
+/// = 131586 (and its negation).
+#[test]
+fn networks_at_the_edges_evaluate_exactly() {
+    const H: usize = 64;
+    let full_of = |piece: usize| {
+        let mut boards = [Bitboard::EMPTY; 12];
+        boards[piece] = Bitboard::FULL;
+        boards
+    };
+    let mut w1 = vec![0i16; nnue::INPUTS * H];
+    for f in 0..128 {
+        w1[f * H + 3] = 511;
+        w1[f * H + 5] = -511;
+    }
+    let mut b1 = vec![300i16; H];
+    (b1[3], b1[5]) = (63, -64);
+    let mut w2 = vec![0i16; BUCKETS * 2 * H];
+    w2[2 * H * 7 + 3] = 1;
+    let net = Network::from_bytes(&network_file(&w1, &b1, &w2, &[0; BUCKETS])).expect("in range");
+    let pawns = full_of(0);
+    // Neuron 3 is clamped to QA, the rest of White's half weighs nothing:
+    // 255^2 * 1 / 255 * 400 / 16320 = 6 (6.25 truncated).
+    assert_eq!(net.evaluate_board(&pawns, Color::White), 6);
+    for boards in [pawns, full_of(1), full_of(6)] {
+        for turn in [Color::White, Color::Black] {
+            assert_eq!(
+                net.evaluate_board(&boards, turn),
+                reference_eval(&net, &boards, turn)
+            );
+        }
+    }
+
+    let w1 = vec![0i16; nnue::INPUTS * H];
+    let b1 = vec![300i16; H];
+    for (weight, bias, cp) in [(128i16, 1_190_789, 131_586), (-128, -1_190_789, -131_586)] {
+        let mut w2 = vec![0i16; BUCKETS * 2 * H];
+        w2[2 * H * 7..].fill(weight);
+        let mut b2 = [0; BUCKETS];
+        b2[7] = bias;
+        let net = Network::from_bytes(&network_file(&w1, &b1, &w2, &b2)).expect("in range");
+        for turn in [Color::White, Color::Black] {
+            assert_eq!(net.evaluate_board(&full_of(4), turn), cp);
+            assert_eq!(reference_eval(&net, &full_of(4), turn), cp);
+        }
+    }
+}
+
+/// A dot-product kernel of `nnue` (`screlu_dot` and its variants).
+type Kernel = fn(&[i16], &[i16]) -> i32;
+
+/// The kernels this build has, by name: the one `screlu_dot` uses, and each
+/// vector one compiled in (SSE2 on every x86-64 build, AVX2 where targeted).
+fn kernels() -> Vec<(&'static str, Kernel)> {
+    #[allow(unused_mut)]
+    let mut kernels: Vec<(&'static str, Kernel)> = vec![("screlu_dot", nnue::screlu_dot)];
+    #[cfg(target_arch = "x86_64")]
+    kernels.push(("sse2", nnue::screlu_dot_sse2));
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    kernels.push(("avx2", nnue::screlu_dot_avx2));
+    kernels
+}
+
+/// Every vector kernel equals the scalar one exactly: on random sums (any i16,
+/// and near the clipped range 0..=QA) with random weights as large as the
+/// loader allows for the width, and at the extremes: every activation clipped to
+/// QA against weights of +-128 across 256 lanes, 255^2 * 128 * 256 =
+/// 2130739200, the largest sum a loaded network's half can make.
+#[test]
+fn vector_kernels_equal_the_scalar_one() {
+    let mut next = common::xorshift(0x9e37_79b9_7f4a_7c15);
+    let mut checked = 0;
+    for width in (nnue::WIDTH_STEP..=nnue::MAX_HIDDEN).step_by(nnue::WIDTH_STEP) {
+        // The largest weight whose sum over the width stays within i32 after QA^2.
+        let limit = (i32::MAX / (QA * QA) / width as i32).min(nnue::MAX_OUTPUT_WEIGHT) as u64;
+        for trial in 0..40 {
+            let acc: Vec<i16> = (0..width)
+                .map(|_| {
+                    if trial % 2 == 0 {
+                        next() as i16
+                    } else {
+                        (next() % 601) as i16 - 300
+                    }
+                })
+                .collect();
+            let w: Vec<i16> = (0..width)
+                .map(|_| ((next() % (2 * limit + 1)) as i64 - limit as i64) as i16)
+                .collect();
+            let expected = nnue::screlu_dot_scalar(&acc, &w);
+            for (name, kernel) in kernels() {
+                assert_eq!(
+                    kernel(&acc, &w),
+                    expected,
+                    "{name}, width {width}, trial {trial}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 16 * 40);
+
+    let top = 255 * 255 * 128 * 256;
+    for (acc, w, expected) in [
+        (i16::MAX, 128, top),
+        (255, -128, -top),
+        (256, 128, top),
+        (i16::MIN, 128, 0),
+        (-1, -128, 0),
+        (1, 128, 128 * 256),
+        (254, -128, -254 * 254 * 128 * 256),
+    ] {
+        let acc = vec![acc; 256];
+        let w = vec![w; 256];
+        assert_eq!(nnue::screlu_dot_scalar(&acc, &w), expected);
+        for (name, kernel) in kernels() {
+            assert_eq!(
+                kernel(&acc, &w),
+                expected,
+                "{name}: {:?} x {:?}",
+                acc[0],
+                w[0]
+            );
+        }
+    }
+    // Alternating extremes: lanes of either sign and either clip in one vector.
+    let acc: Vec<i16> = (0..512)
+        .map(|i| [i16::MAX, i16::MIN, 255, 0, 128, -1, 300, 1][i % 8])
+        .collect();
+    let w: Vec<i16> = (0..512).map(|i| [64, -64, -64, 64][i % 4]).collect();
+    let expected = nnue::screlu_dot_scalar(&acc, &w);
+    // Per 8 lanes: 255^2 * 64 - 0 - 255^2 * 64 + 0 + 128^2 * 64 - 0 - 255^2 * 64 + 1 * 64.
+    assert_eq!(expected, 64 * (128 * 128 - 255 * 255 + 1) * 64);
+    for (name, kernel) in kernels() {
+        assert_eq!(kernel(&acc, &w), expected, "{name}: alternating");
+    }
+}
+
+/// The whole forward pass (the accumulators, the build's kernel, the output
+/// arithmetic) equals the independent scalar reference exactly: every shipped
+/// network on random boards of up to 64 pieces, and on positions of random
+/// games (through the search's incremental stack as well).
+#[test]
+fn forward_pass_equals_the_scalar_reference() {
+    let mut next = common::xorshift(0x0123_4567_89ab_cdef);
+    for net in Net::ALL {
+        let network = net.network();
+        for trial in 0..200 {
+            let boards = random_boards(&mut next, [8, 24, 40, 64][trial % 4]);
+            for turn in [Color::White, Color::Black] {
+                assert_eq!(
+                    network.evaluate_board(&boards, turn),
+                    reference_eval(network, &boards, turn),
+                    "{net:?}, trial {trial}"
+                );
+            }
+        }
+    }
+    let network = Net::Chess.network();
+    let mut stack = AccumulatorStack::new(network, 64);
+    for _game in 0..10 {
+        let mut pos: Position<Chess> = fen::parse(Chess::START_FEN).unwrap();
+        let mut moves = MoveList::new();
+        for ply in 0..60 {
+            let boards = nnue::piece_boards(&pos);
+            assert_eq!(
+                stack.evaluate(&boards, pos.turn(), ply),
+                reference_eval(network, &boards, pos.turn()),
+                "{}",
+                fen::format(&pos)
+            );
+            moves.clear();
+            Chess::legal_moves(&pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            Chess::play(&mut pos, moves[(next() % moves.len() as u64) as usize]);
+        }
+    }
+}
+
+/// The kernel the build's `screlu_dot` uses is the one TURNCOAT_DOT_KERNEL
+/// names: CI sets it to what the machine's CPU offers for its native build and
+/// to "sse2" for its generic x86-64 build, so that a build setting that does not
+/// take effect (AVX2 lost, or kept where it must not be) fails here.
+#[test]
+fn the_build_uses_the_kernel_it_is_told() {
+    let Ok(expected) = std::env::var("TURNCOAT_DOT_KERNEL") else {
+        return common::skip_or_fail(
+            "the_build_uses_the_kernel_it_is_told",
+            &format!(
+                "TURNCOAT_DOT_KERNEL is not set (.ci/run sets it); this build uses {}",
+                nnue::DOT_KERNEL
+            ),
+        );
+    };
+    assert_eq!(nnue::DOT_KERNEL, expected, "TURNCOAT_DOT_KERNEL");
 }

@@ -594,7 +594,7 @@ fn every_variant_plays_through_uci() {
     }
 }
 
-// ----- issue 20: defects found by adversarial input -----
+// ----- defects found by adversarial input -----
 
 /// `go perft 8` runs off the input thread: `isready` is answered at once, `stop`
 /// ends it, and `quit` is honoured.
@@ -817,13 +817,17 @@ struct ClockStats {
     lowest_clock_ms: i64,
 }
 
+/// The engine's own Move Overhead when none is set.
+const DEFAULT_OVERHEAD_MS: i64 = 10;
+
 /// Turncoat plays itself through UCI under a clock kept by this referee from
 /// the wall clock (pipe and scheduling delays included, as a GUI would count
 /// them): `base_ms` + `inc_ms` a move, and with `per_period` the clock gets
-/// `base_ms` again every `per_period` moves (`movestogo` is sent). Fails on a
-/// loss on time; stops at `max_plies` or the end of the game.
+/// `base_ms` again every `per_period` moves (`movestogo` is sent). `overhead`
+/// is the Move Overhead to set (`None`: the default). Fails on a loss on
+/// time; stops at `max_plies` or the end of the game.
 fn clock_game(
-    overhead_ms: i64,
+    overhead: Option<i64>,
     base_ms: i64,
     inc_ms: i64,
     per_period: Option<i64>,
@@ -833,7 +837,10 @@ fn clock_game(
     use turncoat::rules::position::Position;
     use turncoat::rules::variants::chess::Chess;
     let mut e = Uci::start();
-    e.send(&format!("setoption name Move Overhead value {overhead_ms}"));
+    if let Some(ms) = overhead {
+        e.send(&format!("setoption name Move Overhead value {ms}"));
+    }
+    let overhead_ms = overhead.unwrap_or(DEFAULT_OVERHEAD_MS);
     e.send("ucinewgame");
     e.ready();
     let mut game = Game::new(Position::<Chess>::startpos());
@@ -899,7 +906,7 @@ fn clock_game(
 /// more than the increment, so after 60 plies the clock is down to 50-100 ms.)
 #[test]
 fn clock_game_one_second_plus_increment_never_flags() {
-    let stats = clock_game(10, 1000, 10, None, 40);
+    let stats = clock_game(Some(10), 1000, 10, None, 40);
     println!("1+0.01: {stats:?}");
     assert!(stats.plies >= 20, "{stats:?}");
     assert!(stats.worst_overrun_ms < 150, "{stats:?}");
@@ -918,7 +925,7 @@ fn clock_game_one_second_plus_increment_never_flags() {
 /// its share.
 #[test]
 fn clock_game_forty_moves_in_two_seconds_never_flags() {
-    let stats = clock_game(30, 2000, 0, Some(40), 90);
+    let stats = clock_game(Some(30), 2000, 0, Some(40), 90);
     println!("40/2: {stats:?}");
     assert!(stats.plies >= 82 || stats.plies < 80, "{stats:?}");
     assert!(stats.worst_overrun_ms < 150, "{stats:?}");
@@ -1192,5 +1199,539 @@ fn long_iterations_report_progress() {
         .collect();
     for pair in times.windows(2) {
         assert!(pair[1] - pair[0] <= 1500, "{times:?}");
+    }
+}
+
+// ----- pondering -----
+
+/// While pondering no limit and no early end of the search sends `bestmove`:
+/// UCI allows it only after `ponderhit` or `stop`. Each case is a way the
+/// search could end by itself: a node or depth limit, a move time, a mate
+/// limit met, a single legal move (then a drawn king-against-king ending the
+/// search exhausts at once), no legal move at all. After `ponderhit` the limits
+/// apply (a node, depth or mate limit already met answers at once); after
+/// `stop` the search answers whatever it has.
+#[test]
+fn pondering_waits_for_ponderhit_or_stop_whatever_the_limits() {
+    // The back-rank mate in 1 (d1d8) of tests/variant_mates.rs.
+    const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    // White's only move is Kxg2, leaving two bare kings.
+    const ONE_MOVE: &str = "k7/8/8/8/8/8/6q1/7K w - - 0 1";
+    // Stalemate: White to move has no legal move.
+    const STALEMATE: &str = "k7/8/8/8/8/8/5q2/7K w - - 0 1";
+    let mut e = Uci::start();
+    e.send("setoption name Ponder value true");
+    for (position, go, end, want) in [
+        (
+            "startpos moves e2e4 e7e5",
+            "go ponder nodes 5000",
+            "ponderhit",
+            None,
+        ),
+        (
+            "startpos moves e2e4 e7e5",
+            "go ponder depth 1",
+            "ponderhit",
+            None,
+        ),
+        (
+            "startpos moves e2e4 e7e5",
+            "go ponder movetime 50",
+            "stop",
+            None,
+        ),
+        (
+            "startpos moves e2e4 e7e5",
+            "go ponder nodes 5000",
+            "stop",
+            None,
+        ),
+        (
+            &format!("fen {MATE_IN_ONE}"),
+            "go ponder mate 1",
+            "ponderhit",
+            Some("d1d8"),
+        ),
+        (
+            &format!("fen {MATE_IN_ONE}"),
+            "go ponder depth 3",
+            "ponderhit",
+            Some("d1d8"),
+        ),
+        (
+            &format!("fen {ONE_MOVE}"),
+            "go ponder wtime 1000 btime 1000",
+            "ponderhit",
+            Some("h1g2"),
+        ),
+        (
+            &format!("fen {STALEMATE}"),
+            "go ponder wtime 1000 btime 1000",
+            "stop",
+            Some("(none)"),
+        ),
+    ] {
+        e.send(&format!("position {position}"));
+        e.send(go);
+        e.expect_no_bestmove(Duration::from_millis(700));
+        e.send(end);
+        let (lines, best) = e.bestmove(5 * SEC);
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1,
+            "{go} then {end}: {lines:?}"
+        );
+        match want {
+            Some(want) => assert_eq!(best, want, "{position}: {go} then {end}"),
+            None => {
+                let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+                assert!(legal_in(fen).contains(&best), "{go} then {end}: {best}");
+            }
+        }
+        e.ready();
+    }
+}
+
+/// `bestmove X ponder Y`: Y is a legal move in the position after X, in every
+/// variant, along eight plies of the engine's own play (each reply is the
+/// pondered move when there is one), at one and at two threads. Every answer
+/// must be legal too, and each variant must name a ponder move at least once
+/// (a test that never sees one would check nothing).
+#[test]
+fn ponder_moves_are_legal_after_the_best_move() {
+    use turncoat::rules::variants::VariantKind;
+    for v in VariantKind::ALL {
+        for threads in [1, 2] {
+            let mut e = Uci::start();
+            e.send(&format!("setoption name UCI_Variant value {}", v.name()));
+            e.send(&format!("setoption name Threads value {threads}"));
+            let mut moves: Vec<String> = Vec::new();
+            let mut pondered = 0;
+            while moves.len() < 8 {
+                e.send(&format!("position startpos moves {}", moves.join(" ")));
+                let fen = e.fen();
+                let legal = common::legal_tokens_of(*v, &fen).expect("fen");
+                if legal.is_empty() {
+                    break;
+                }
+                e.send("go depth 4");
+                let (lines, best) = e.bestmove(60 * SEC);
+                let answer = lines.last().expect("bestmove").clone();
+                let context = format!("{} at {threads} threads after {moves:?}", v.name());
+                assert!(legal.contains(&best), "{context}: {answer}");
+                moves.push(best);
+                e.send(&format!("position startpos moves {}", moves.join(" ")));
+                let after = common::legal_tokens_of(*v, &e.fen()).expect("fen");
+                let words: Vec<&str> = answer.split_whitespace().collect();
+                match words[..] {
+                    [_, _, "ponder", ponder] => {
+                        assert!(after.contains(&ponder.to_string()), "{context}: {answer}");
+                        pondered += 1;
+                        moves.push(ponder.to_string());
+                    }
+                    [_, _] => match after.first() {
+                        Some(reply) => moves.push(reply.clone()),
+                        None => break,
+                    },
+                    _ => panic!("{context}: malformed '{answer}'"),
+                }
+            }
+            assert!(
+                pondered > 0,
+                "{} at {threads} threads: no ponder move",
+                v.name()
+            );
+        }
+    }
+}
+
+/// `ponderhit` starts our clock. With 10 s and no increment the soft limit is
+/// (10000 - 30 * 10) / 30 = 323 ms, no less than 0.85 of that (274 ms) for a
+/// settled best move, and the hard limit 969 ms. Pondering runs 1.5 s first,
+/// longer than the hard limit: a clock counted from `go` would answer within
+/// a few milliseconds of `ponderhit`. Counted from `ponderhit`, no iteration
+/// may end the search before 274 ms. (The upper bound is loose for a loaded
+/// machine; without a limit after `ponderhit` the search would not end.)
+#[test]
+fn the_clock_starts_at_ponderhit() {
+    let mut e = Uci::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 10000 btime 10000");
+    e.expect_no_bestmove(Duration::from_millis(1500));
+    let hit = Instant::now();
+    e.send("ponderhit");
+    let (_, best) = e.bestmove(10 * SEC);
+    let ms = hit.elapsed().as_millis();
+    assert!(ms >= 274, "answered {ms} ms after ponderhit");
+    assert!(ms < 3000, "answered {ms} ms after ponderhit");
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    assert!(legal_in(fen).contains(&best), "{best}");
+}
+
+/// A `go` sent while a perft or a search is still running is refused, and
+/// answered at once with an error and `bestmove (none)`: every `go` ends in
+/// exactly one `bestmove` (a script that sends `go perft 7` then `go depth 3`
+/// must not wait forever). The running job goes on and ends as it would have.
+#[test]
+fn a_go_refused_while_busy_still_ends_in_one_bestmove() {
+    let mut e = Uci::start();
+    e.send("position startpos");
+    // Billions of leaves: still counting when the next `go` arrives.
+    e.send("go perft 7");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", 5 * SEC);
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: ") && l.contains("already running")),
+        "{lines:?}"
+    );
+    e.send("stop");
+    let lines = e.until("info string perft stopped", 10 * SEC);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+
+    // Refused while a search runs, `ponder` and `infinite` included: each
+    // refusal has its own answer, then `stop` answers the running search.
+    e.send("go infinite");
+    for go in ["go depth 3", "go ponder", "go infinite"] {
+        e.send(go);
+        let lines = e.until("bestmove", 5 * SEC);
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("bestmove (none)"),
+            "{go}"
+        );
+    }
+    e.send("stop");
+    let (_, best) = e.bestmove(5 * SEC);
+    assert!(legal_in(START).contains(&best), "{best}");
+    e.send("isready");
+    let lines = e.until("readyok", 5 * SEC);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // Nothing was left queued: the next `go` searches normally.
+    e.send("go depth 2");
+    let (_, best) = e.bestmove(5 * SEC);
+    assert!(legal_in(START).contains(&best), "{best}");
+}
+
+/// A read error that repeats (stdin a directory, a hung-up terminal) is the end
+/// of the input, as for Stockfish: the engine exits at once and cleanly, as on
+/// `quit`, instead of looping at full speed writing an error per failed read.
+/// One line that is not UTF-8 is a different thing: it is refused and the
+/// engine reads on.
+#[test]
+fn a_persistent_read_error_ends_the_input() {
+    // Fails the test if the engine is still running after 5 s: it used to
+    // write some 400,000 errors a second until killed.
+    const PATIENCE: Duration = Duration::from_secs(5);
+    // A few log lines at most; the loop wrote megabytes in that time.
+    const STDERR_MAX: usize = 4096;
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = std::fs::File::open(env!("CARGO_MANIFEST_DIR")).expect("a directory");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_turncoat"))
+        .stdin(Stdio::from(dir))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    fn drain(pipe: impl std::io::Read + Send + 'static) -> std::thread::JoinHandle<usize> {
+        std::thread::spawn(move || {
+            let mut seen = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut pipe.take(1 << 20), &mut seen);
+            seen.len()
+        })
+    }
+    let out = drain(child.stdout.take().expect("stdout"));
+    let err = drain(child.stderr.take().expect("stderr"));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > PATIENCE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "still running after {PATIENCE:?}; {} bytes of stderr, {} of stdout",
+                err.join().unwrap_or(0),
+                out.join().unwrap_or(0)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+    let (err, out) = (err.join().expect("stderr"), out.join().expect("stdout"));
+    assert!(err <= STDERR_MAX, "{err} bytes of stderr");
+    assert_eq!(out, 0, "stdout carries only the protocol");
+    drop(_serial);
+
+    let mut e = Uci::start();
+    e.stdin.write_all(b"go \xff\xfe depth 1\n").expect("write");
+    let lines = e.until("info string error", 5 * SEC);
+    assert!(
+        lines.last().is_some_and(|l| l.contains("UTF-8")),
+        "{lines:?}"
+    );
+    e.ready();
+}
+
+// ----- clocks, option values and files as users give them -----
+
+/// `go btime 1000` with White to move gives White no time of its own: as
+/// Stockfish, the engine takes its missing clock as 0 and answers at once with
+/// a legal move (it used to search without a limit). The same for Black with
+/// only `wtime`. The time manager's limit is then 1 ms; the bounds leave room
+/// for a loaded machine and are far below "never".
+#[test]
+fn a_clock_for_the_other_side_only_means_no_time_for_ours() {
+    let mut e = Uci::start();
+    e.ready();
+    for (position, fen, go) in [
+        ("startpos", START, "go btime 1000"),
+        (
+            "startpos moves e2e4",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "go wtime 1000 winc 500",
+        ),
+    ] {
+        e.send(&format!("position {position}"));
+        let t = Instant::now();
+        e.send(go);
+        let (lines, best) = e.bestmove(5 * SEC);
+        let ms = t.elapsed().as_millis();
+        assert!(ms < 1000, "{go}: {ms} ms");
+        assert!(reported_ms(&lines) <= 100, "{go}: {lines:?}");
+        assert!(legal_in(fen).contains(&best), "{go}: {best}");
+    }
+}
+
+/// Combo values compare without regard to case, as Stockfish's do, and are
+/// stored in their canonical spelling: `Pacifist` selects `pacifist`.
+#[test]
+fn combo_values_ignore_case() {
+    let mut e = Uci::start();
+    for (given, canonical) in [
+        ("Pacifist", "pacifist"),
+        ("CowardlyCrew", "cowardlycrew"),
+        ("ATTENDINGPAWNS", "attendingpawns"),
+        ("Chess", "chess"),
+    ] {
+        e.send(&format!("setoption name UCI_Variant value {given}"));
+        e.send("d");
+        e.send("isready");
+        let lines = e.until("readyok", 5 * SEC);
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string error")),
+            "{given}: {lines:?}"
+        );
+        assert!(
+            lines.contains(&format!("Variant: {canonical}")),
+            "{given}: {lines:?}"
+        );
+    }
+    e.send("setoption name UCI_Variant value Pacifists");
+    e.until("info string error: unknown variant 'Pacifists'", 5 * SEC);
+}
+
+/// An openings file saved with a UTF-8 byte-order mark (as some Windows
+/// editors write them) reads like the same file without it; it used to be
+/// refused with an invisible "bad piece letter" on line 1.
+#[test]
+fn an_openings_file_may_start_with_a_byte_order_mark() {
+    use turncoat::engine::openings;
+    use turncoat::rules::variants::chess::Chess;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("uci-openings-bom");
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let file = dir.join("bom.epd");
+    let text = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
+                rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n";
+    std::fs::write(&file, format!("\u{feff}{text}")).expect("write");
+    let with_bom = openings::load_file::<Chess>(&file);
+    std::fs::write(&file, text).expect("write");
+    let without = openings::load_file::<Chess>(&file).expect("plain file");
+    assert_eq!(without.len(), 2);
+    assert_eq!(with_bom, Ok(without));
+    // Only the file's first character may be one: elsewhere it is an error.
+    std::fs::write(&file, format!("{text}\u{feff}{text}")).expect("write");
+    let err = openings::load_file::<Chess>(&file).expect_err("a mark inside");
+    assert!(err.contains("bom.epd:3:"), "{err}");
+}
+
+/// A whole game at 1 s + 10 ms a move with the default Move Overhead, to its
+/// end by the rules (or 400 plies, far beyond where the clock settles), never
+/// loses on time. The referee's clock counts wall time.
+#[test]
+fn clock_game_a_whole_game_at_one_second_plus_ten_ms() {
+    let stats = clock_game(None, 1000, 10, None, 400);
+    println!("whole game 1+0.01: {stats:?}");
+    assert!(stats.plies >= 20, "{stats:?}");
+}
+
+/// Low clocks: `go wtime 40 btime 40 winc 100 binc 100`. The even share of
+/// what the clock will hold counts the increments to come, (40 + 29 * 100 -
+/// 30 * 10) / 30 = 88 ms, more than the clock; the time manager caps it at a
+/// fifth of what Move Overhead leaves, (40 - 10) / 5 = 6 ms. Twenty moves of
+/// the engine's own game in every variant: each answer is legal, the median
+/// answer arrives within the 40 ms clock (wall time, pipes included), and none
+/// takes more than 500 ms. (Not every answer within 40 ms: on a loaded 2-core
+/// machine the scheduler alone can hold the engine or this test for tens of
+/// milliseconds at any one move; without the cap every answer would take 75 ms
+/// or more.)
+#[test]
+fn low_clocks_answer_within_the_clock() {
+    use turncoat::rules::variants::VariantKind;
+    const CLOCK_MS: u128 = 40;
+    const NO_WAIT_MS: u128 = 500;
+    let mut e = Uci::start();
+    for v in VariantKind::ALL {
+        e.send(&format!("setoption name UCI_Variant value {}", v.name()));
+        e.ready();
+        let mut moves: Vec<String> = Vec::new();
+        let mut times = Vec::new();
+        for _ in 0..20 {
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            let legal = common::legal_tokens_of(*v, &e.fen()).expect("fen");
+            if legal.is_empty() {
+                break;
+            }
+            let t = Instant::now();
+            e.send("go wtime 40 btime 40 winc 100 binc 100");
+            let (_, best) = e.bestmove(5 * SEC);
+            let ms = t.elapsed().as_millis();
+            assert!(
+                legal.contains(&best),
+                "{}: {best} after {moves:?}",
+                v.name()
+            );
+            assert!(ms < NO_WAIT_MS, "{}: {ms} ms after {moves:?}", v.name());
+            times.push(ms);
+            moves.push(best);
+        }
+        times.sort_unstable();
+        let median = times[times.len() / 2];
+        println!("{}: {times:?}", v.name());
+        assert!(median < CLOCK_MS, "{}: {times:?}", v.name());
+    }
+}
+
+// ----- threads -----
+
+/// Every variant finds the same mates at two threads as at one: the mates in 1
+/// and 2 of tests/variant_mates.rs (worked out and brute-force checked there),
+/// the same exact distance and a mating first move. A helper thread shares the
+/// hash table and may only speed the search up, never change a proven mate.
+#[test]
+fn two_threads_find_every_variants_mates() {
+    use turncoat::rules::variants::VariantKind as K;
+    const BACK_RANK_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    const BACK_RANK_TWO: &str = "r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1";
+    let back_rank: [(String, u32, &[&str], i64); 2] = [
+        (BACK_RANK_ONE.to_string(), 4, &["d1d8"], 1),
+        (BACK_RANK_TWO.to_string(), 6, &["b2b8"], 2),
+    ];
+    let mut e = Uci::start();
+    for v in K::ALL {
+        let cases: Vec<(String, u32, &[&str], i64)> = match v {
+            // Only the white king linked: the black pawns do not follow.
+            K::AttendingPawns => back_rank
+                .iter()
+                .map(|(f, d, m, n)| (format!("{f} g1g2"), *d, *m, *n))
+                .collect(),
+            K::Pacifist => vec![
+                ("7k/8/8/8/8/8/8/R3K3 w - - 0 1".to_string(), 4, &["a1a8"], 1),
+                (
+                    "kB6/P6p/8/4N3/8/8/8/1R4K1 w - - 0 1".to_string(),
+                    6,
+                    &["b8d6", "e5c4", "e5d7"],
+                    2,
+                ),
+            ],
+            _ => back_rank.to_vec(),
+        };
+        e.send(&format!("setoption name UCI_Variant value {}", v.name()));
+        for (fen, depth, mating, mate) in &cases {
+            for threads in [1, 2] {
+                e.send(&format!("setoption name Threads value {threads}"));
+                e.send("ucinewgame");
+                e.send(&format!("position fen {fen}"));
+                e.send(&format!("go depth {depth}"));
+                let (lines, best) = e.bestmove(60 * SEC);
+                let context = format!("{} at {threads} threads: {fen}", v.name());
+                assert!(mating.contains(&best.as_str()), "{context}: {best}");
+                let last = lines
+                    .iter()
+                    .rev()
+                    .find(|l| l.starts_with("info depth"))
+                    .expect("an info line");
+                assert_eq!(field(last, "mate"), Some(*mate), "{context}: {last}");
+            }
+        }
+    }
+}
+
+/// `go nodes N` at two threads stops close to N. The engine's count after the
+/// search (every thread has added its nodes) is at least N: no thread stops
+/// before the total it can see reaches N, and what it sees never exceeds the
+/// true total. It is at most N + 1024 + 8: each thread adds its nodes to the
+/// shared count every 1024, so the thread that stops can miss at most the
+/// other's unflushed 1024; every thread polls `stop` at each node, so each
+/// adds a node or two after it (8 covers both threads). At one thread the
+/// count is exact.
+#[test]
+fn a_node_limit_holds_at_two_threads() {
+    use turncoat::engine::search::{Limits, Options};
+    use turncoat::engine::{Engine, Event};
+    use turncoat::rules::game::Setup;
+    use turncoat::rules::variants::VariantKind;
+    const LIMIT: u64 = 300_000;
+    const UNFLUSHED_MAX: u64 = 1024;
+    const AFTER_STOP: u64 = 8;
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for v in VariantKind::ALL {
+        for threads in [1, 2] {
+            let mut engine = Engine::new(16);
+            let (tx, rx) = channel();
+            let limits = Limits {
+                nodes: Some(LIMIT),
+                ..Limits::default()
+            };
+            let options = Options {
+                threads,
+                ..Options::default()
+            };
+            let setup = Setup::startpos(*v);
+            engine
+                .go(&setup, limits, options, move |event| {
+                    if let Event::BestMove { best, .. } = event {
+                        let _ = tx.send(best);
+                    }
+                })
+                .expect("search starts");
+            let best = rx.recv_timeout(120 * SEC).expect("bestmove");
+            let legal = common::legal_tokens_of(*v, v.start_fen()).expect("fen");
+            assert!(
+                best.as_ref().is_some_and(|b| legal.contains(b)),
+                "{} at {threads} threads: {best:?}",
+                v.name()
+            );
+            // The search reports `BestMove` after every thread has ended.
+            let nodes = engine.nodes();
+            let context = format!("{} at {threads} threads: {nodes} nodes", v.name());
+            println!("{context}");
+            if threads == 1 {
+                assert_eq!(nodes, LIMIT, "{context}");
+            } else {
+                assert!(nodes >= LIMIT, "{context}");
+                assert!(nodes <= LIMIT + UNFLUSHED_MAX + AFTER_STOP, "{context}");
+            }
+        }
     }
 }

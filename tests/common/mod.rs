@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+use std::io::Write as _;
+
 use serde_json::Value;
 use turncoat::rules::fen;
 use turncoat::rules::game;
@@ -157,14 +159,25 @@ pub fn run_turncoat(args: &[&str]) -> (bool, String, String) {
     )
 }
 
-/// A test that needs an outside program (a Python, a browser) it cannot find:
-/// under `CI=true` that is a failure (`.ci/run` installs them, so their absence
-/// means the setup broke); elsewhere the test says why it is skipped and passes.
+/// A test that needs something from outside the repository that it cannot find
+/// (a program, a browser, a setting): under `CI=true` that is a failure
+/// (`.ci/run` installs and sets them, so their absence means the setup broke);
+/// elsewhere the test passes and says that it was skipped and why. The note is
+/// written to the process's stderr itself, not through `eprintln!` (which the
+/// test harness captures, showing it only for failing tests), so that a skip
+/// shows in every `cargo test` run.
 pub fn skip_or_fail(test: &str, why: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
+    let note = skip_note(std::env::var("CI").ok().as_deref(), test, why);
+    let _ = writeln!(std::io::stderr(), "{note}");
+}
+
+/// What `skip_or_fail` does with `CI` set to `ci`: panics under CI (`true`, any
+/// case), else hands back the line it prints.
+pub fn skip_note(ci: Option<&str>, test: &str, why: &str) -> String {
+    if ci.is_some_and(|v| v.eq_ignore_ascii_case("true")) {
         panic!("{test} cannot run under CI: {why}");
     }
-    eprintln!("{test} skipped: {why} (run .ci/run, or set TURNCOAT_BROWSER_PYTHON)");
+    format!("{test} skipped: {why}")
 }
 
 /// A xorshift64 generator from `seed` (non-zero): the tests' random walks,

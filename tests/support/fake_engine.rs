@@ -2,9 +2,13 @@
 //! (`cargo test` builds it beside the test binaries; it is not part of the
 //! shipped `turncoat` binary). It plays legal moves (chosen from the position's key, so
 //! games vary but repeat exactly) and misbehaves on request at its N-th move of
-//! every game: an illegal move, a late move, a crash, or no answer at all.
+//! every game: an illegal move, a late move, a crash, or no answer at all. On
+//! request it also logs the `go` commands it receives (what the runner told it,
+//! for tests that check the clocks without timing them) and floods its stderr
+//! with bytes that are not UTF-8.
 
 use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
@@ -31,10 +35,6 @@ pub enum FakeMode {
     Silent,
     /// Declares no `UCI_Variant` option.
     NoVariant,
-    /// Spends `--spend-percent` of its own clock (`wtime` or `btime` by the side
-    /// to move) on every move: loses on time only if the runner sends the wrong
-    /// clock.
-    Spend,
 }
 
 #[derive(Parser, Debug, Clone)]
@@ -48,9 +48,17 @@ pub struct FakeEngineArgs {
     /// Sleep of the `slow` mode, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub sleep_ms: u64,
-    /// Share of its own clock the `spend` mode uses per move.
-    #[arg(long, default_value_t = 60)]
-    pub spend_percent: u64,
+    /// The text the `illegal` mode sends after `bestmove` (default: a
+    /// well-formed move that is not legal in the position).
+    #[arg(long)]
+    pub illegal_text: Option<String>,
+    /// Appends every `go` command received, one a line, to this file.
+    #[arg(long)]
+    pub log_go: Option<PathBuf>,
+    /// On every `go`, writes a Latin-1 line (a byte that is not UTF-8) and then
+    /// this many KiB of log lines to stderr, before answering.
+    #[arg(long, default_value_t = 0)]
+    pub stderr_kib: usize,
     /// Score reported in `info` (centipawns, own point of view).
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub score: i32,
@@ -129,6 +137,12 @@ pub fn run(args: FakeEngineArgs) -> Result<(), String> {
                 continue;
             }
             "go" => {
+                if let Some(path) = &args.log_go {
+                    log_line(path, line)?;
+                }
+                if args.stderr_kib > 0 {
+                    flood_stderr(args.stderr_kib)?;
+                }
                 moves_this_game += 1;
                 let misbehave = moves_this_game == args.at;
                 match (args.mode, misbehave) {
@@ -140,25 +154,16 @@ pub fn run(args: FakeEngineArgs) -> Result<(), String> {
                     (FakeMode::Slow, true) => {
                         std::thread::sleep(Duration::from_millis(args.sleep_ms))
                     }
-                    (FakeMode::Spend, _) => {
-                        let white =
-                            turncoat::with_variant!(variant, V => white_to_move::<V>(&position));
-                        let own = if white { "wtime" } else { "btime" };
-                        let clock = line
-                            .split_whitespace()
-                            .skip_while(|w| *w != own)
-                            .nth(1)
-                            .and_then(|v| v.parse::<u64>().ok())
-                            .unwrap_or(0);
-                        std::thread::sleep(Duration::from_millis(clock * args.spend_percent / 100));
-                    }
                     _ => {}
                 }
                 if args.delay_ms > 0 {
                     std::thread::sleep(Duration::from_millis(args.delay_ms));
                 }
                 let illegal = args.mode == FakeMode::Illegal && misbehave;
-                let mv = turncoat::with_variant!(variant, V => choose::<V>(&position, illegal));
+                let mv = match (&args.illegal_text, illegal) {
+                    (Some(text), true) => text.clone(),
+                    _ => turncoat::with_variant!(variant, V => choose::<V>(&position, illegal)),
+                };
                 let mut r = Vec::new();
                 if !args.no_info {
                     r.push(format!("info depth 1 score cp {} nodes 1", args.score));
@@ -200,8 +205,30 @@ fn replay<V: Variant>(position: &str) -> Game<V> {
     g
 }
 
-fn white_to_move<V: Variant>(position: &str) -> bool {
-    replay::<V>(position).pos.turn() == shakmaty::Color::White
+/// Appends `line` to the file at `path`.
+fn log_line(path: &Path, line: &str) -> Result<(), String> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("fake engine: cannot open {}: {e}", path.display()))?;
+    writeln!(f, "{line}").map_err(|e| format!("fake engine: {e}"))
+}
+
+/// A log line in Latin-1 (`é` as the single byte 0xE9, which is not UTF-8),
+/// then `kib` KiB of ASCII log lines: more than a pipe holds (64 KiB on Linux)
+/// after a few moves, so a runner that stops reading at the bad byte blocks this
+/// engine in `write`.
+fn flood_stderr(kib: usize) -> Result<(), String> {
+    let mut err = std::io::stderr().lock();
+    let fail = |e: std::io::Error| format!("fake engine: stderr: {e}");
+    err.write_all(b"log: caf\xe9 au lait\n").map_err(fail)?;
+    let line = [b'.'; 63];
+    for _ in 0..kib * 16 {
+        err.write_all(&line).map_err(fail)?;
+        err.write_all(b"\n").map_err(fail)?;
+    }
+    err.flush().map_err(fail)
 }
 
 /// Picks a move for a `position` command (or an illegal one).

@@ -14,7 +14,7 @@
 //! clipped ReLU into one output neuron, whose weights depend on the material left
 //! ([`bucket`]): an endgame weighs the same features differently from a
 //! middlegame, at no cost to the accumulators.
-//! The weights come from `turncoat train` (`src/tools/train.rs`), fitted to
+//! The weights come from `turncoat train` (`crates/tools/src/train.rs`), fitted to
 //! Stockfish's static evaluation of quiet positions of our own games;
 //! `docs/TRAINING.md` says which data made the shipped file.
 //!
@@ -44,8 +44,18 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Network output 1.0 = SCALE centipawns (also the trainer's sigmoid scale).
 pub const SCALE: i32 = 400;
-/// Trained weights are clipped to this so that quantised sums cannot overflow.
+/// Trained weights are clipped to this: an output weight then quantises to at
+/// most 127 (within [`MAX_OUTPUT_WEIGHT`]). The sums' ranges depend on every
+/// weight together, so the loader checks them ([`NetworkError`]).
 pub const WEIGHT_CLIP: f32 = 1.98;
+/// The largest |output weight| (quantised): the vector code multiplies an
+/// activation (0..=QA) by it in 16 bits, and 255 * 128 = 32640 fits, 255 * 129
+/// does not.
+pub const MAX_OUTPUT_WEIGHT: i32 = i16::MAX as i32 / QA;
+/// The largest `QA * sum(|w2|) + |b2|` of an output layer: [`Network::evaluate`]
+/// computes `(sum / QA + b2) * SCALE` in i32, where `|sum| <= QA^2 * sum(|w2|)`.
+/// The dot products' own 32-bit sums, at most QA times this, then fit too.
+pub const MAX_OUTPUT_SUM: i64 = (i32::MAX / SCALE) as i64;
 /// Output layers, by the number of pieces on the board (see [`bucket`]).
 pub const BUCKETS: usize = 8;
 /// Input sets of a king-bucketed network ([`Layout::KingBuckets`]).
@@ -131,7 +141,7 @@ pub const fn valid_width(hidden: usize) -> bool {
     hidden != 0 && hidden <= MAX_HIDDEN && hidden.is_multiple_of(WIDTH_STEP)
 }
 
-/// The shipped networks, one per variant that has one (`src/engine/nnue/<variant>.net`,
+/// The shipped networks, one per variant that has one (`crates/engine/src/nnue/<variant>.net`,
 /// embedded in the binary; `docs/TRAINING.md` says which data and commands made
 /// each). A variant's `Policy::NNUE` names its entry; a network
 /// ships only when it beat the variant's hand-written evaluation in a match
@@ -147,7 +157,17 @@ pub enum Net {
 }
 
 impl Net {
-    /// The network's file name (in `src/engine/nnue/`) and its embedded bytes.
+    /// Every shipped network.
+    pub const ALL: [Net; 6] = [
+        Net::Chess,
+        Net::CowardlyCrew,
+        Net::Pacifist,
+        Net::AttendingPawns,
+        Net::Subversion,
+        Net::CruisePawns,
+    ];
+
+    /// The network's file name (in `crates/engine/src/nnue/`) and its embedded bytes.
     fn embedded(self) -> (&'static str, &'static [u8]) {
         macro_rules! embed {
             ($file:literal) => {
@@ -167,10 +187,12 @@ impl Net {
     /// The network (parsed once).
     pub fn network(self) -> &'static Network {
         // One cell per `Net`, indexed by its discriminant.
-        static PARSED: [OnceLock<Box<Network>>; 6] = [const { OnceLock::new() }; 6];
+        static PARSED: [OnceLock<Box<Network>>; Net::ALL.len()] =
+            [const { OnceLock::new() }; Net::ALL.len()];
         let (file, bytes) = self.embedded();
         PARSED[self as usize].get_or_init(|| {
-            Network::from_bytes(bytes).unwrap_or_else(|e| panic!("src/engine/nnue/{file}: {e}"))
+            Network::from_bytes(bytes)
+                .unwrap_or_else(|e| panic!("crates/engine/src/nnue/{file}: {e}"))
         })
     }
 }
@@ -222,32 +244,115 @@ pub struct Network {
     b2: [i32; BUCKETS],
 }
 
+/// Why bytes are not a network the engine can use: not of the file format, or
+/// weights whose sums would overflow the integer arithmetic of the evaluation
+/// (which wraps silently in the vector code, and panics in a debug build).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    /// Neither magic, or shorter than magic and width.
+    NotANetwork { len: usize, magic: String },
+    /// A hidden width the engine cannot hold ([`valid_width`]).
+    Width(usize),
+    /// The length does not match the magic and width.
+    Length {
+        len: usize,
+        expected: usize,
+        hidden: usize,
+    },
+    /// First-layer neuron `neuron` of input set `set` sums to `low..=high` on
+    /// some board (one piece at most on each square), beyond the 16-bit
+    /// accumulators.
+    AccumulatorRange {
+        set: usize,
+        neuron: usize,
+        low: i32,
+        high: i32,
+    },
+    /// Output weight `index` of layer `bucket` exceeds [`MAX_OUTPUT_WEIGHT`].
+    OutputWeight {
+        bucket: usize,
+        index: usize,
+        weight: i16,
+    },
+    /// Output layer `bucket`'s `QA * sum(|w2|) + |b2|` exceeds [`MAX_OUTPUT_SUM`].
+    OutputSum { bucket: usize, bound: i64 },
+}
+
+impl std::fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetworkError::NotANetwork { len, magic } => write!(
+                f,
+                "not a network file ({len} bytes, magic {magic:?}, {:?} or {:?} expected)",
+                String::from_utf8_lossy(Layout::Plain.magic()),
+                String::from_utf8_lossy(Layout::KingBuckets.magic()),
+            ),
+            NetworkError::Width(hidden) => write!(
+                f,
+                "{hidden} hidden neurons: a multiple of {WIDTH_STEP} up to {MAX_HIDDEN} expected"
+            ),
+            NetworkError::Length {
+                len,
+                expected,
+                hidden,
+            } => write!(
+                f,
+                "{len} bytes, {expected} expected for {hidden} hidden neurons"
+            ),
+            NetworkError::AccumulatorRange {
+                set,
+                neuron,
+                low,
+                high,
+            } => write!(
+                f,
+                "first-layer neuron {neuron} (input set {set}) sums to {low}..{high} on some \
+                 board: outside the 16-bit accumulators' {}..{}",
+                i16::MIN,
+                i16::MAX
+            ),
+            NetworkError::OutputWeight {
+                bucket,
+                index,
+                weight,
+            } => write!(
+                f,
+                "output weight {index} of layer {bucket} is {weight}: at most \
+                 {MAX_OUTPUT_WEIGHT} in size, so that {QA} times it fits 16 bits"
+            ),
+            NetworkError::OutputSum { bucket, bound } => write!(
+                f,
+                "output layer {bucket}: {QA} * sum(|w2|) + |b2| is {bound}, more than \
+                 {MAX_OUTPUT_SUM}: the output would overflow 32 bits"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
 impl Network {
-    /// Parses a network file; the error says why it is not one of this shape.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, String> {
+    /// Parses a network file; the error says why it is not one of this shape,
+    /// or why its weights would overflow the evaluation's integers.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetworkError> {
         let magic = &bytes[..bytes.len().min(4)];
         let layout = Layout::from_magic(magic).filter(|_| bytes.len() >= 8);
         let Some(layout) = layout else {
-            return Err(format!(
-                "not a network file ({} bytes, magic {:?}, {:?} or {:?} expected)",
-                bytes.len(),
-                String::from_utf8_lossy(magic),
-                String::from_utf8_lossy(Layout::Plain.magic()),
-                String::from_utf8_lossy(Layout::KingBuckets.magic()),
-            ));
+            return Err(NetworkError::NotANetwork {
+                len: bytes.len(),
+                magic: String::from_utf8_lossy(magic).into_owned(),
+            });
         };
         let hidden = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
         if !valid_width(hidden) {
-            return Err(format!(
-                "{hidden} hidden neurons: a multiple of {WIDTH_STEP} up to {MAX_HIDDEN} expected"
-            ));
+            return Err(NetworkError::Width(hidden));
         }
         if bytes.len() != file_len(layout, hidden) {
-            return Err(format!(
-                "{} bytes, {} expected for {hidden} hidden neurons",
-                bytes.len(),
-                file_len(layout, hidden)
-            ));
+            return Err(NetworkError::Length {
+                len: bytes.len(),
+                expected: file_len(layout, hidden),
+                hidden,
+            });
         }
         // The length is checked above, so every read below is in bounds.
         let mut rest = &bytes[8..];
@@ -267,7 +372,70 @@ impl Network {
             net.b2[b] = i32::from_le_bytes([head[0], head[1], head[2], head[3]]);
             rest = tail;
         }
+        net.check_ranges()?;
         Ok(net)
+    }
+
+    /// Refuses weights whose sums can leave the integers the evaluation keeps
+    /// them in. First layer: on any board (at most one piece a square) a
+    /// neuron's sum lies between its bias plus, square by square, the smallest
+    /// (negative) and the largest (positive) weight of the twelve pieces there,
+    /// and both ends are reached; that range must fit the i16 accumulators, whose
+    /// every partial sum then fits too. Output: see [`MAX_OUTPUT_WEIGHT`] and
+    /// [`MAX_OUTPUT_SUM`].
+    fn check_ranges(&self) -> Result<(), NetworkError> {
+        let h = self.hidden;
+        let (mut low, mut high) = (vec![0i32; h], vec![0i32; h]);
+        let (mut square_low, mut square_high) = (vec![0i32; h], vec![0i32; h]);
+        for set in 0..self.layout.inputs() / INPUTS {
+            for (j, &b) in self.b1.iter().enumerate() {
+                (low[j], high[j]) = (i32::from(b), i32::from(b));
+            }
+            for sq in 0..64 {
+                square_low.fill(0);
+                square_high.fill(0);
+                for piece in 0..12 {
+                    let column = self.column(set * INPUTS + piece * 64 + sq);
+                    for ((lo, hi), &w) in square_low.iter_mut().zip(&mut square_high).zip(column) {
+                        *lo = (*lo).min(i32::from(w));
+                        *hi = (*hi).max(i32::from(w));
+                    }
+                }
+                for (x, d) in low.iter_mut().zip(&square_low) {
+                    *x += d;
+                }
+                for (x, d) in high.iter_mut().zip(&square_high) {
+                    *x += d;
+                }
+            }
+            let fits = |x: i32| i16::try_from(x).is_ok();
+            if let Some(neuron) = (0..h).find(|&j| !fits(low[j]) || !fits(high[j])) {
+                return Err(NetworkError::AccumulatorRange {
+                    set,
+                    neuron,
+                    low: low[neuron],
+                    high: high[neuron],
+                });
+            }
+        }
+        for (bucket, w2) in self.w2.chunks_exact(2 * h).enumerate() {
+            if let Some(index) = w2
+                .iter()
+                .position(|&w| i32::from(w).abs() > MAX_OUTPUT_WEIGHT)
+            {
+                return Err(NetworkError::OutputWeight {
+                    bucket,
+                    index,
+                    weight: w2[index],
+                });
+            }
+            let weights: i64 = w2.iter().map(|&w| i64::from(w).abs()).sum();
+            let bound = i64::from(QA) * weights + i64::from(self.b2[bucket]).abs();
+            if bound > MAX_OUTPUT_SUM {
+                return Err(NetworkError::OutputSum { bucket, bound });
+            }
+        }
+        Ok(())
     }
 
     /// The quantised weights in the file's order (w1 by feature, b1, then each
@@ -327,64 +495,97 @@ fn read_i16s(bytes: &mut &[u8], out: &mut [i16]) {
     *bytes = tail;
 }
 
-/// sum(clamp(x, 0, QA)^2 * w). `x * w` fits i16 after the clamp (|w| <= 127),
-/// so SSE2 (every x86-64) does eight lanes: a 16-bit multiply, then a
-/// multiply-add of pairs into 32 bits; AVX2, where the build targets it
-/// (`.cargo/config.toml`: the building machine's CPU), sixteen. `acc`'s length
-/// is a multiple of WIDTH_STEP, `w` at least as long.
+/// sum(clamp(x, 0, QA)^2 * w), by the widest kernel the build targets: AVX2
+/// where the build targets it (`.cargo/config.toml`: the building machine's
+/// CPU), else SSE2 (every x86-64), else [`screlu_dot_scalar`]. The kernels
+/// agree exactly when `|w| <= MAX_OUTPUT_WEIGHT` and `QA^2 * sum(|w|)` fits i32
+/// (what the loader's checks leave); `acc`'s length is a multiple of
+/// WIDTH_STEP, `w` at least as long.
 #[inline]
-fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
+pub fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     {
-        use std::arch::x86_64::*;
-        assert!(w.len() >= acc.len() && acc.len().is_multiple_of(16));
-        // SAFETY: the build targets AVX2 (cfg above); every load reads 16 lanes
-        // inside `acc` or `w` (lengths checked above).
-        unsafe {
-            let zero = _mm256_setzero_si256();
-            let qa = _mm256_set1_epi16(QA as i16);
-            let mut sum = _mm256_setzero_si256();
-            for i in (0..acc.len()).step_by(16) {
-                let x = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
-                let x = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
-                let wv = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, wv), x));
-            }
-            let mut lanes = [0i32; 8];
-            _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum);
-            lanes.iter().sum()
-        }
+        screlu_dot_avx2(acc, w)
     }
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     {
-        use std::arch::x86_64::*;
-        assert!(w.len() >= acc.len() && acc.len().is_multiple_of(8));
-        // SAFETY: SSE2 is part of x86-64; every load reads 8 lanes inside
-        // `acc` or `w` (lengths checked above).
-        unsafe {
-            let zero = _mm_setzero_si128();
-            let qa = _mm_set1_epi16(QA as i16);
-            let mut sum = _mm_setzero_si128();
-            for i in (0..acc.len()).step_by(8) {
-                let x = _mm_loadu_si128(acc.as_ptr().add(i) as *const __m128i);
-                let x = _mm_min_epi16(_mm_max_epi16(x, zero), qa);
-                let wv = _mm_loadu_si128(w.as_ptr().add(i) as *const __m128i);
-                sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_mullo_epi16(x, wv), x));
-            }
-            let mut lanes = [0i32; 4];
-            _mm_storeu_si128(lanes.as_mut_ptr() as *mut __m128i, sum);
-            lanes.iter().sum()
-        }
+        screlu_dot_sse2(acc, w)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let mut sum = 0i32;
-        for (&x, &w) in acc.iter().zip(w) {
-            let x = i32::from(x.clamp(0, QA as i16));
-            sum += x * i32::from(w) * x;
-        }
-        sum
+        screlu_dot_scalar(acc, w)
     }
+}
+
+/// The kernel [`screlu_dot`] uses in this build: "avx2", "sse2" or "scalar".
+pub const DOT_KERNEL: &str = if cfg!(all(target_arch = "x86_64", target_feature = "avx2")) {
+    "avx2"
+} else if cfg!(target_arch = "x86_64") {
+    "sse2"
+} else {
+    "scalar"
+};
+
+/// [`screlu_dot`] sixteen lanes at a time: a 16-bit multiply `x * w` (exact as
+/// `|w| <= MAX_OUTPUT_WEIGHT`), then a multiply-add of pairs into 32 bits.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline]
+pub fn screlu_dot_avx2(acc: &[i16], w: &[i16]) -> i32 {
+    use std::arch::x86_64::*;
+    assert!(w.len() >= acc.len() && acc.len().is_multiple_of(16));
+    // SAFETY: the build targets AVX2 (cfg above); every load reads 16 lanes
+    // inside `acc` or `w` (lengths checked above).
+    unsafe {
+        let zero = _mm256_setzero_si256();
+        let qa = _mm256_set1_epi16(QA as i16);
+        let mut sum = _mm256_setzero_si256();
+        for i in (0..acc.len()).step_by(16) {
+            let x = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
+            let x = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+            let wv = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, wv), x));
+        }
+        let mut lanes = [0i32; 8];
+        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum);
+        lanes.iter().sum()
+    }
+}
+
+/// [`screlu_dot`] eight lanes at a time, as [`screlu_dot_avx2`] does sixteen;
+/// compiled on every x86-64 build, so that its tests run on any machine.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub fn screlu_dot_sse2(acc: &[i16], w: &[i16]) -> i32 {
+    use std::arch::x86_64::*;
+    assert!(w.len() >= acc.len() && acc.len().is_multiple_of(8));
+    // SAFETY: SSE2 is part of x86-64; every load reads 8 lanes inside
+    // `acc` or `w` (lengths checked above).
+    unsafe {
+        let zero = _mm_setzero_si128();
+        let qa = _mm_set1_epi16(QA as i16);
+        let mut sum = _mm_setzero_si128();
+        for i in (0..acc.len()).step_by(8) {
+            let x = _mm_loadu_si128(acc.as_ptr().add(i) as *const __m128i);
+            let x = _mm_min_epi16(_mm_max_epi16(x, zero), qa);
+            let wv = _mm_loadu_si128(w.as_ptr().add(i) as *const __m128i);
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_mullo_epi16(x, wv), x));
+        }
+        let mut lanes = [0i32; 4];
+        _mm_storeu_si128(lanes.as_mut_ptr() as *mut __m128i, sum);
+        lanes.iter().sum()
+    }
+}
+
+/// [`screlu_dot`] one lane at a time in 32 bits: the other architectures'
+/// kernel, and the reference the vector kernels are tested against.
+#[inline]
+pub fn screlu_dot_scalar(acc: &[i16], w: &[i16]) -> i32 {
+    let mut sum = 0i32;
+    for (&x, &w) in acc.iter().zip(w) {
+        let x = i32::from(x.clamp(0, QA as i16));
+        sum += x * i32::from(w) * x;
+    }
+    sum
 }
 
 /// Both sides' first-layer sums for one board; colour index = view. Room for
@@ -748,11 +949,21 @@ mod tests {
         );
     }
 
+    /// Every embedded network passes the loader's checks (`Net::network`
+    /// would panic at the first search otherwise), and a cut file does not.
     #[test]
-    fn shipped_network_parses() {
-        let (_, bytes) = Net::Chess.embedded();
-        assert!(Network::from_bytes(bytes).is_ok());
-        assert!(Network::from_bytes(&bytes[1..]).is_err());
+    fn shipped_networks_parse() {
+        for (i, net) in Net::ALL.into_iter().enumerate() {
+            assert_eq!(net as usize, i, "Net::ALL is in discriminant order");
+            let (file, bytes) = net.embedded();
+            if let Err(e) = Network::from_bytes(bytes) {
+                panic!("{file}: {e}");
+            }
+            assert!(matches!(
+                Network::from_bytes(&bytes[1..]),
+                Err(NetworkError::NotANetwork { .. })
+            ));
+        }
     }
 
     /// Updating by differences gives the sums made from scratch, for a move

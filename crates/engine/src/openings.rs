@@ -149,6 +149,9 @@ fn openings_at_for<V: Policy>(
 pub fn load_file<V: Variant>(path: &Path) -> Result<Vec<String>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read openings file '{}': {e}", path.display()))?;
+    // Some editors start a UTF-8 file with a byte-order mark: it is no part of
+    // the first position.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

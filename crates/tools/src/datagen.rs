@@ -32,6 +32,7 @@ use turncoat_engine::search::tt::TranspositionTable;
 use turncoat_engine::search::{self, HistoryStore, Limits, Options, Shared, MATE_BOUND};
 use turncoat_rules::fen;
 use turncoat_rules::game::{self, Game, Outcome};
+use turncoat_rules::moves::Move;
 use turncoat_rules::position::Position;
 use turncoat_rules::variants::VariantKind;
 use turncoat_rules::with_variant;
@@ -79,10 +80,20 @@ const DRAW_FROM_PLY: usize = 80;
 /// Games longer than this are drawn (the 50-move rule ends almost all before).
 const MAX_PLIES: usize = 600;
 
-/// One game's kept positions and its result for White ("1", "0.5", "0").
+/// One game's kept positions and its result for White ("1", "0.5", "0"), and
+/// the game itself (so that it can be replayed): the opening's FEN, the moves
+/// played and every search's score (White's view), one more score than moves
+/// when adjudication stopped the game.
 struct Played {
     positions: Vec<(String, i32)>,
     result: &'static str,
+    // The record only the tests read back (they replay every game from it).
+    #[cfg_attr(not(test), allow(dead_code))]
+    opening: String,
+    #[cfg_attr(not(test), allow(dead_code))]
+    moves: Vec<Move>,
+    #[cfg_attr(not(test), allow(dead_code))]
+    scores: Vec<i32>,
 }
 
 pub fn run(args: &DatagenArgs) -> Result<(), String> {
@@ -162,6 +173,7 @@ fn play_game<V: Policy>(args: &DatagenArgs, index: u64) -> Result<Played, String
     };
     let options = Options::default();
     let mut positions = Vec::new();
+    let mut scores = Vec::new();
     let mut winning = 0usize;
     let mut level = 0usize;
     let mut last_sign = 0;
@@ -196,6 +208,7 @@ fn play_game<V: Policy>(args: &DatagenArgs, index: u64) -> Result<Played, String
             .ok_or_else(|| format!("no move found in {}", fen::format(&game.pos)))?;
         let white = game.pos.turn() == Color::White;
         let score = if white { found.score } else { -found.score };
+        scores.push(score);
 
         // Adjudication counts plies in a row with the same verdict.
         let sign = if score >= WIN_SCORE {
@@ -229,5 +242,130 @@ fn play_game<V: Policy>(args: &DatagenArgs, index: u64) -> Result<Played, String
         }
         game.play(mv);
     };
-    Ok(Played { positions, result })
+    Ok(Played {
+        positions,
+        result,
+        opening,
+        moves: game.moves,
+        scores,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use turncoat_rules::moves::MoveList;
+
+    const GAMES: u64 = 4;
+
+    /// The result adjudication gives a game that `played`'s scores (White's
+    /// view) stopped, or `None` if they stop nothing: the last few scores all
+    /// beyond [`WIN_SCORE`] for one side, the last [`DRAW_PLIES`] level after
+    /// [`DRAW_FROM_PLY`] plies, or [`MAX_PLIES`] played.
+    fn adjudicated(played: &Played) -> Option<&'static str> {
+        let (scores, plies) = (&played.scores, played.moves.len());
+        if plies >= MAX_PLIES && scores.len() == plies {
+            return Some("0.5");
+        }
+        // Adjudication stops after a search, before its move is played.
+        if scores.len() != plies + 1 {
+            return None;
+        }
+        let last = |n: usize| &scores[scores.len().saturating_sub(n)..];
+        let all =
+            |n: usize, f: fn(i32) -> bool| last(n).len() == n && last(n).iter().all(|&s| f(s));
+        if all(ADJUDICATE_PLIES, |s| s >= WIN_SCORE) {
+            Some("1")
+        } else if all(ADJUDICATE_PLIES, |s| s <= -WIN_SCORE) {
+            Some("0")
+        } else if plies >= DRAW_FROM_PLY && all(DRAW_PLIES, |s| s.abs() <= DRAW_SCORE) {
+            Some("0.5")
+        } else {
+            None
+        }
+    }
+
+    /// Replays `GAMES` games of `V` from their openings: the positions written
+    /// are exactly those before a move that is legal, not noisy by the variant's
+    /// own `is_noisy`, not made in check, and not scored as a mate, in order, with
+    /// their search's score from White's view; every line's result is the game's
+    /// for White: the variant's own outcome of the replayed final position, or
+    /// the adjudication its scores call for. The file `run` writes (one thread)
+    /// holds the same lines in game order. Returns (noisy moves whose position
+    /// was left out, games the rules ended).
+    fn replay<V: Policy>(variant: VariantKind) -> (usize, usize) {
+        let out = std::env::temp_dir().join(format!(
+            "turncoat-datagen-replay-{}-{variant}.txt",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_file(&out);
+        let args = DatagenArgs {
+            variant,
+            out: out.clone(),
+            games: GAMES,
+            nodes: 200,
+            random_plies: 8,
+            threads: 1,
+            seed: 11,
+            hash: 1,
+        };
+        run(&args).unwrap();
+        let written = std::fs::read_to_string(&out).unwrap();
+        let _ = std::fs::remove_file(&out);
+        let mut lines = written.lines();
+        let (mut noisy, mut by_rules) = (0, 0);
+        for index in 0..GAMES {
+            let played = play_game::<V>(&args, index).unwrap();
+            let mut game = Game::new(fen::parse::<V>(&played.opening).unwrap());
+            let mut kept = played.positions.iter();
+            for (ply, &mv) in played.moves.iter().enumerate() {
+                let mut legal = MoveList::new();
+                V::legal_moves(&game.pos, &mut legal);
+                assert!(legal.contains(&mv), "{variant} game {index} ply {ply}");
+                let score = played.scores[ply];
+                let is_noisy = V::is_noisy(&game.pos, mv);
+                if !is_noisy && !V::in_check(&game.pos) && score.abs() < MATE_BOUND {
+                    let expected = (fen::format(&game.pos), score);
+                    assert_eq!(kept.next(), Some(&expected), "{variant} game {index}");
+                } else {
+                    noisy += usize::from(is_noisy);
+                }
+                game.play(mv);
+            }
+            assert_eq!(kept.next(), None, "{variant} game {index}: extra positions");
+            let result = match game.outcome() {
+                Some(outcome) => {
+                    by_rules += 1;
+                    match outcome.result() {
+                        "1-0" => "1",
+                        "0-1" => "0",
+                        _ => "0.5",
+                    }
+                }
+                None => adjudicated(&played)
+                    .unwrap_or_else(|| panic!("{variant} game {index} ended by no rule")),
+            };
+            assert_eq!(played.result, result, "{variant} game {index}");
+            for (fen, score) in &played.positions {
+                let line = format!("{fen};{score};{result}");
+                assert_eq!(lines.next(), Some(line.as_str()), "{variant} game {index}");
+            }
+        }
+        assert_eq!(lines.next(), None, "{variant}: lines of no game");
+        (noisy, by_rules)
+    }
+
+    #[test]
+    fn written_positions_and_results_follow_the_replayed_games() {
+        let mut ended_by_rules = 0;
+        for &variant in VariantKind::ALL {
+            let (noisy, by_rules) = with_variant!(variant, V => replay::<V>(variant));
+            eprintln!(
+                "{variant}: {noisy} noisy positions left out, {by_rules} games ended by the rules"
+            );
+            assert!(noisy > 0, "{variant}: no noisy move to leave out");
+            ended_by_rules += by_rules;
+        }
+        assert!(ended_by_rules > 0, "no game ended by the rules");
+    }
 }

@@ -1,4 +1,4 @@
-//! `turncoat train`: fits a network (src/engine/nnue.rs) to labelled positions of
+//! `turncoat train`: fits a network (crates/engine/src/nnue.rs) to labelled positions of
 //! one variant (`--variant`, chess by default).
 //!
 //! Input: text lines `FEN;score;result` as `turncoat datagen` or
@@ -42,7 +42,7 @@ pub struct TrainArgs {
     /// Labelled position files (`FEN;score;result` lines).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Where to write the network (e.g. src/engine/nnue/<variant>.net to replace
+    /// Where to write the network (e.g. crates/engine/src/nnue/<variant>.net to replace
     /// the shipped one). Written once, at the end, and only if training stayed finite.
     #[arg(long)]
     pub out: PathBuf,
@@ -450,6 +450,13 @@ impl Params {
             let b2 = (b2 * (nnue::QA * nnue::QB) as f32).round() as i32;
             bytes.extend_from_slice(&b2.to_le_bytes());
         }
+        // No file the engine would refuse (its sums out of range) is written.
+        nnue::Network::from_bytes(&bytes).map_err(|e| {
+            format!(
+                "the network is not one the engine can load ({e}); '{}' not written",
+                path.display()
+            )
+        })?;
         let tmp = appended(path, ".tmp");
         let err = |e: std::io::Error| format!("cannot write '{}': {e}", tmp.display());
         let mut file = fs::File::create(&tmp).map_err(err)?;
@@ -1244,5 +1251,234 @@ mod tests {
         let out = parse_line("4k3/8/8/8/4K3/8/8/8 w - - 0 1;0;0.5", &args()).unwrap();
         let (us, _) = out.views(Layout::KingBuckets);
         assert!(us[..2].contains(&(3 * 768 + 5 * 64 + 27)));
+    }
+
+    /// Clipping each weight does not keep the sums in range: a neuron whose
+    /// bias and every input weight sit at the clip, 1.98 (505 quantised), sums
+    /// to 65 * 505 = 32825 on a board full of one piece, beyond i16. Such a
+    /// network is not written (the engine would refuse it); with a zero bias,
+    /// 64 * 505 = 32320, it is.
+    #[test]
+    fn a_network_the_engine_would_refuse_is_not_written() {
+        let path =
+            std::env::temp_dir().join(format!("turncoat-refused-{}.net", std::process::id()));
+        let _ = fs::remove_file(&path);
+        let mut p = Params::zeros(Layout::Plain, 32);
+        for f in 0..nnue::INPUTS {
+            p.w1[f * 32] = nnue::WEIGHT_CLIP;
+        }
+        p.b1[0] = nnue::WEIGHT_CLIP;
+        let refused = p.write(&path);
+        let written = path.exists();
+        p.b1[0] = 0.0;
+        let accepted = p.write(&path);
+        let _ = fs::remove_file(&path);
+        let err = refused.expect_err("a network out of range must not be written");
+        assert!(
+            err.starts_with(
+                "the network is not one the engine can load (first-layer neuron 0 (input set 0) \
+                 sums to 505..32825"
+            ),
+            "{err}"
+        );
+        assert!(!written);
+        assert_eq!(accepted, Ok(()));
+    }
+
+    /// Random legal chess positions: the kings and up to `extra` other pieces
+    /// on random squares, each side to move alike, labelled with the material
+    /// balance from White's view (pawn 100, knight and bishop 300, rook 500,
+    /// queen 900): a target the network can learn and no constant predicts.
+    fn material_samples(seed: u64, count: usize, extra: u64) -> Vec<Sample> {
+        let mut next = xorshift(seed);
+        let a = args();
+        let mut samples = Vec::new();
+        while samples.len() < count {
+            let mut squares: Vec<usize> = (0..64).collect();
+            for i in (1..64).rev() {
+                squares.swap(i, (next() % (i as u64 + 1)) as usize);
+            }
+            let mut board = ['.'; 64];
+            (board[squares[0]], board[squares[1]]) = ('K', 'k');
+            let mut score = 0;
+            for &sq in &squares[2..2 + (next() % (extra + 1)) as usize] {
+                let piece = b"PNBRQpnbrq"[(next() % 10) as usize] as char;
+                let value = match piece.to_ascii_lowercase() {
+                    'p' if !(8..56).contains(&sq) => continue,
+                    'p' => 100,
+                    'n' | 'b' => 300,
+                    'r' => 500,
+                    _ => 900,
+                };
+                board[sq] = piece;
+                score += if piece.is_ascii_uppercase() {
+                    value
+                } else {
+                    -value
+                };
+            }
+            let ranks: Vec<String> = board
+                .chunks(8)
+                .rev()
+                .map(|rank| {
+                    let mut text = String::new();
+                    let mut empty = 0;
+                    for &c in rank {
+                        if c == '.' {
+                            empty += 1;
+                            continue;
+                        }
+                        if empty > 0 {
+                            text += &empty.to_string();
+                            empty = 0;
+                        }
+                        text.push(c);
+                    }
+                    if empty > 0 {
+                        text += &empty.to_string();
+                    }
+                    text
+                })
+                .collect();
+            let side = if next().is_multiple_of(2) { "w" } else { "b" };
+            let line = format!("{} {side} - - 0 1;{score};0.5", ranks.join("/"));
+            // Kings next to each other, or the side not to move in check: not legal.
+            if let Ok(sample) = parse_line(&line, &a) {
+                samples.push(sample);
+            }
+        }
+        samples
+    }
+
+    /// The gradient `backprop` adds up (`gradient`, over a batch) equals the
+    /// central differences of the batch's summed error, for each of the 3148
+    /// parameters of a 4-neuron network. The first-layer weights are kept small
+    /// and the biases apart so that every sum stays more than two steps away from
+    /// the clipped ReLU's kinks at 0 and 1, where a difference would straddle two
+    /// slopes: two neurons between them, one above 1 and one below 0 (whose
+    /// weights then have a gradient of exactly 0, as have the unused inputs and
+    /// output layers). Tolerance: the error is computed in f32, so a difference
+    /// of two errors near 1 carries about 1e-7 of rounding, 5e-6 after dividing
+    /// by the 2e-2 step; the central difference's own error, step^2 / 6 times the
+    /// third derivative, is about 1e-5 here. 5e-5 plus 0.1 % of the gradient
+    /// covers both; a missing factor or a wrong sign is off by a multiple.
+    #[test]
+    fn gradient_matches_finite_differences() {
+        const H: usize = 4;
+        const STEP: f32 = 1e-2;
+        const ABSOLUTE: f64 = 5e-5;
+        const RELATIVE: f64 = 1e-3;
+        let samples = material_samples(7, 4, 4);
+        let mut p = Params::random(5, Layout::Plain, H);
+        p.w1.iter_mut().for_each(|w| *w *= 0.5);
+        p.b1 = vec![0.3, 0.7, 1.4, -0.4];
+        p.w2.iter_mut().for_each(|w| *w *= 4.0);
+        p.b2 = (0..BUCKETS).map(|b| 0.1 * b as f32 - 0.3).collect();
+        let mut scratch = p.scratch();
+        let mut buckets = Vec::new();
+        for s in &samples {
+            p.error(s, &mut scratch);
+            for (j, &a) in scratch.acc.iter().enumerate() {
+                let inside = j % H < 2;
+                assert!(
+                    if inside {
+                        a > 2.0 * STEP && a < 1.0 - 2.0 * STEP
+                    } else {
+                        !(-2.0 * STEP..=1.0 + 2.0 * STEP).contains(&a)
+                    },
+                    "neuron {j}: sum {a}"
+                );
+            }
+            buckets.push(s.bucket());
+        }
+        buckets.dedup();
+        assert!(buckets.len() > 1, "one output layer only: {buckets:?}");
+
+        let (grad, _) = p.gradient(&samples);
+        let total = |q: &Params| -> f64 {
+            let mut scratch = q.scratch();
+            samples
+                .iter()
+                .map(|s| f64::from(q.error(s, &mut scratch)))
+                .sum()
+        };
+        let analytic = [&grad.w1, &grad.b1, &grad.w2, &grad.b2];
+        let (mut checked, mut nonzero, mut worst) = (0, 0, 0f64);
+        for (group, name) in ["w1", "b1", "w2", "b2"].into_iter().enumerate() {
+            for (i, &exact) in analytic[group].iter().enumerate() {
+                let x = p.slices_mut()[group][i];
+                let (up, down) = (x + STEP, x - STEP);
+                p.slices_mut()[group][i] = up;
+                let high = total(&p);
+                p.slices_mut()[group][i] = down;
+                let low = total(&p);
+                p.slices_mut()[group][i] = x;
+                let numeric = (high - low) / f64::from(up - down);
+                let exact = f64::from(exact);
+                let off = (numeric - exact).abs();
+                assert!(
+                    off <= ABSOLUTE + RELATIVE * exact.abs(),
+                    "{name}[{i}]: backprop {exact}, differences {numeric}"
+                );
+                worst = worst.max(off);
+                checked += 1;
+                nonzero += usize::from(exact.abs() > 1e-3);
+            }
+        }
+        eprintln!(
+            "{checked} parameters, {nonzero} gradients above 1e-3, largest difference {worst:e}"
+        );
+        assert_eq!(checked, 768 * H + H + BUCKETS * 2 * H + BUCKETS);
+        assert!(nonzero > 50, "only {nonzero} sizeable gradients");
+    }
+
+    /// A few epochs cut the loss on positions never trained on: 1000
+    /// material-labelled positions, 200 more held out, six epochs of Adam on one
+    /// thread (the batch sums in one order, so the run is the same each time).
+    /// The held-out loss must fall below half of the untrained network's and
+    /// below half of the targets' variance, the loss of the best constant
+    /// prediction: the network has learnt more than the average.
+    #[test]
+    fn a_few_epochs_cut_the_validation_loss() {
+        let mut training = material_samples(21, 1000, 12);
+        let validation = material_samples(22, 200, 12);
+        let targets: Vec<f32> = validation.iter().map(Sample::target_to_move).collect();
+        let mean = targets.iter().sum::<f32>() / targets.len() as f32;
+        let variance =
+            targets.iter().map(|t| (t - mean).powi(2)).sum::<f32>() / targets.len() as f32;
+        let mut a = args();
+        a.epochs = 6;
+        a.batch = 32;
+        a.lr = 0.01;
+        a.out = PathBuf::from("never-written.net");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let initial = Params::random(3, Layout::Plain, 32);
+        let before = pool.install(|| initial.loss(&validation));
+        let held_out = HeldOut {
+            validation: &validation,
+            test: &[],
+        };
+        let mut next = xorshift(9);
+        let trained = pool
+            .install(|| {
+                train_from(
+                    &a,
+                    &mut training,
+                    held_out,
+                    initial,
+                    &mut next,
+                    Instant::now(),
+                )
+            })
+            .unwrap();
+        let after = pool.install(|| trained.loss(&validation));
+        eprintln!("validation loss {before} -> {after}; targets' variance {variance}");
+        assert!(
+            after < before / 2.0 && after < variance / 2.0,
+            "validation loss {before} -> {after}; targets' variance {variance}"
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! self-play games (PGN), keeps quiet positions labelled with the game result and
 //! fits material, piece-square tables and the `Weights` terms so that
 //! `sigmoid(K * eval / 400)` predicts the result; prints them as Rust source for
-//! `src/engine/eval/mod.rs`.
+//! `crates/engine/src/eval/mod.rs`.
 
 pub mod data;
 pub mod emit;
@@ -20,7 +20,7 @@ use turncoat_engine::eval::{self, DEFAULT_WEIGHTS};
 #[derive(Args, Debug, Clone)]
 #[command(
     after_help = "Progress and the error before/after go to stderr; stdout is the Rust source of \
-                  MATERIAL_MG/EG, PST_MG/EG and DEFAULT_WEIGHTS, ready to paste into src/engine/eval/mod.rs."
+                  MATERIAL_MG/EG, PST_MG/EG and DEFAULT_WEIGHTS, ready to paste into crates/engine/src/eval/mod.rs."
 )]
 pub struct TuneArgs {
     /// PGN files of standard-chess games (e.g. written by `turncoat match`).

@@ -24,9 +24,9 @@ Defaults: each option not given comes from the [match] table of the config
 (./engines.toml unless --config), and failing that: every engine of the config,
 variant chess, 10 games, tc 10+0.1, concurrency 1, the variant's start position
 (no random plies), a time-based seed (printed), no PGN, no SPRT, round robin.
-The shipped engines.toml sets its own [match] (two Turncoat configurations at
-20000 nodes, 10 games, concurrency 2, 8 random plies, seed 1, target/match.pgn):
-`turncoat match` with no option plays that.
+The shipped engines.toml sets its own [match] (Cowardly Crew, Turncoat's network
+against its hand-written evaluation, 20000 nodes, 30 games, concurrency 2, 8 random
+plies, seed 1, target/match.pgn): `turncoat match` with no option plays that.
 
 Examples:
   turncoat match
@@ -71,7 +71,8 @@ pub struct MatchArgs {
     /// Seed of the random openings (default: the config's, else time-based).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// PGN output file (overwritten).
+    /// PGN output file (overwritten, unless it holds the games of an unfinished
+    /// match: continue that one with --resume).
     #[arg(long)]
     pub pgn: Option<PathBuf>,
     /// Write no PGN.
@@ -461,9 +462,28 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         None => None,
     };
     let mut done_records = Vec::new();
+    // The state is read (and so checked) with or without --resume: a file that
+    // is not a state file, or the state of an unfinished match, is never
+    // overwritten.
+    let before = match &pgn_file {
+        Some(pf) => MatchState::read(&state_path(&pf.path))?,
+        None => None,
+    };
+    if let (false, Some(pf)) = (args.resume, pgn_file.as_mut()) {
+        if before.as_ref().is_some_and(|st| !st.finished) {
+            let held = pf.complete_games()?;
+            if held > 0 {
+                return Err(format!(
+                    "'{}' holds {held} games of an unfinished match (see {}): continue it with \
+                     --resume and its options, or give this match another --pgn",
+                    pf.path.display(),
+                    state_path(&pf.path).display()
+                ));
+            }
+        }
+    }
     if let (true, Some(pf)) = (args.resume, pgn_file.as_mut()) {
         let state_file = state_path(&pf.path);
-        let before = MatchState::read(&state_file)?;
         if let (Some(st), true) = (&before, seed_from_clock) {
             if st.seed.is_some() {
                 // Same match: take its seed rather than a new one.
@@ -501,8 +521,8 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
             done_records.len()
         );
     }
-    if let Some(pf) = &pgn_file {
-        MatchState::of(&spec).write(&state_path(&pf.path))?;
+    if let Some(pf) = pgn_file.as_mut() {
+        pf.set_state(MatchState::of(&spec));
     }
     let total = super::planned_games(&spec).len();
     eprintln!(
@@ -541,6 +561,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         date: pgn::today(),
         variant: spec.variant,
         time_control: spec.limit.pgn_tag(),
+        seed: MatchState::of(&spec).seed,
     };
     let mut write_pgn = |rec: &GameRecord| -> Result<(), String> {
         match pgn_file.as_mut() {
@@ -555,11 +576,10 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         last_openings_line: started,
         finished_here: 0,
     };
-    let result = super::run_match_from(&spec, done_records, &mut reporter, &mut write_pgn);
-    if let Some(pf) = pgn_file {
-        pf.discard_if_unused();
+    let report = super::run_match_from(&spec, done_records, &mut reporter, &mut write_pgn)?;
+    if let (false, Some(pf)) = (report.interrupted, pgn_file.as_mut()) {
+        pf.finish()?;
     }
-    let report = result?;
     let secs = started.elapsed().as_secs_f64();
     let played = report.games.len() - report.resumed;
     eprintln!(

@@ -8,12 +8,33 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::referee::{Adjudication, DrawRule, Limit, ResignRule};
+use super::referee::{Adjudication, DrawRule, Limit, ResignRule, MAX_TIME_MS};
 use super::stats::Sprt;
 use turncoat_rules::variants::VariantKind;
 
 /// The `cmd` value that means "this very executable" (the running `turncoat`).
 pub const SELF_CMD: &str = "@self";
+
+/// The shortest `move_timeout` / `start_timeout`, in seconds: less forfeits
+/// engines that are merely slow to answer (a process start, a busy machine).
+pub const MIN_TIMEOUT_S: f64 = 0.1;
+
+/// The option that selects the variant. The runner sets it from the match's
+/// variant; an engine's options may not, or that engine would play another game
+/// than its opponent (and lose it by "illegal" moves).
+pub const VARIANT_OPTION: &str = "UCI_Variant";
+
+/// Refuses `key` if it names [`VARIANT_OPTION`] (in any case, as UCI compares
+/// option names).
+pub fn refuse_variant_option(engine: &str, key: &str) -> Result<(), String> {
+    if key.trim().eq_ignore_ascii_case(VARIANT_OPTION) {
+        return Err(format!(
+            "engine '{engine}': option '{key}' is not an engine option here: the runner sets \
+             {VARIANT_OPTION} from --variant (or variant in [match]); remove it"
+        ));
+    }
+    Ok(())
+}
 
 /// One `[[engine]]` entry, resolved: `cmd` is an existing file.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,7 +115,7 @@ struct RawMatch {
     pgn: Option<String>,
     gauntlet: Option<bool>,
     sprt: Option<Spanned<String>>,
-    time_margin: Option<u64>,
+    time_margin: Option<Spanned<u64>>,
     move_timeout: Option<Spanned<f64>>,
     start_timeout: Option<Spanned<f64>>,
     adjudication: Option<RawAdjudication>,
@@ -161,10 +182,15 @@ impl Config {
         let mut engines: Vec<EngineConfig> = Vec::new();
         for e in raw.engine {
             let name = e.name.get_ref().trim().to_string();
-            if name.is_empty() || name.contains(',') {
+            // A comma would split `--engines`; a control character (a line break)
+            // would end a PGN tag early.
+            if name.is_empty() || name.contains(',') || name.contains(char::is_control) {
                 return Err(loc.at(
                     e.name.span(),
-                    "engine name must be non-empty and contain no comma",
+                    format!(
+                        "engine name {name:?} must be non-empty and contain no comma and no \
+                         control character (line break, tab)"
+                    ),
                 ));
             }
             if engines.iter().any(|x| x.name == name) {
@@ -190,6 +216,7 @@ impl Config {
             };
             let mut options = Vec::new();
             for (key, value) in &e.options {
+                refuse_variant_option(&name, key).map_err(|msg| loc.at(value.span(), msg))?;
                 let v = match value.get_ref() {
                     toml::Value::String(s) => s.clone(),
                     toml::Value::Integer(i) => i.to_string(),
@@ -317,17 +344,29 @@ fn match_defaults(
                 .map_err(|e| loc.at(s.span(), e))?,
         );
     }
-    d.time_margin_ms = m.time_margin;
+    if let Some(t) = &m.time_margin {
+        if *t.get_ref() > MAX_TIME_MS {
+            return Err(loc.at(
+                t.span(),
+                format!("time_margin must be at most {MAX_TIME_MS} ms"),
+            ));
+        }
+        d.time_margin_ms = Some(*t.get_ref());
+    }
     let secs = |x: &Option<Spanned<f64>>, what: &str| -> Result<Option<u64>, String> {
-        match x {
-            None => Ok(None),
-            Some(s) if s.get_ref().is_finite() && *s.get_ref() > 0.0 => {
-                Ok(Some((s.get_ref() * 1000.0).round() as u64))
-            }
-            Some(s) => Err(loc.at(
+        let Some(s) = x else { return Ok(None) };
+        let v = *s.get_ref();
+        let ms = (v * 1000.0).round();
+        if v.is_finite() && v >= MIN_TIMEOUT_S && ms <= MAX_TIME_MS as f64 {
+            Ok(Some(ms as u64))
+        } else {
+            Err(loc.at(
                 s.span(),
-                format!("{what} must be a positive number of seconds"),
-            )),
+                format!(
+                    "{what} must be between {MIN_TIMEOUT_S} and {} seconds (got {v})",
+                    MAX_TIME_MS as f64 / 1000.0
+                ),
+            ))
         }
     };
     d.move_timeout_ms = secs(&m.move_timeout, "move_timeout")?;

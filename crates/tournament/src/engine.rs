@@ -2,7 +2,7 @@
 //! that every wait has a deadline; the process is killed when the `Engine` is
 //! dropped, so engines never outlive the runner (nor a game they ruined).
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -36,6 +36,28 @@ pub fn interrupt() {
             unsafe {
                 libc::kill(pid, libc::SIGKILL);
             }
+        }
+    }
+}
+
+/// Reads `pipe` to its end, line by line, as bytes: an engine's output need not
+/// be UTF-8, and a reader that stopped at the first bad byte would leave the pipe
+/// to fill until the engine blocks in `write`. Each line is decoded lossily and
+/// trimmed; reading stops early only when `each` returns false.
+fn for_each_line(pipe: impl Read, mut each: impl FnMut(String) -> bool) {
+    let mut reader = BufReader::new(pipe);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {
+                if !each(String::from_utf8_lossy(&buf).trim().to_string()) {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
         }
     }
 }
@@ -216,32 +238,19 @@ impl Engine {
         if let Some(stdout) = child.stdout.take() {
             let name = cfg.name.clone();
             std::thread::spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buf).trim().to_string();
-                            log::trace!("{name} > {line}");
-                            if tx.send(line).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                }
+                for_each_line(stdout, |line| {
+                    log::trace!("{name} > {line}");
+                    tx.send(line).is_ok()
+                })
             });
         }
         if let Some(stderr) = child.stderr.take() {
             let name = cfg.name.clone();
             std::thread::spawn(move || {
-                for line in BufReader::new(stderr).lines() {
-                    match line {
-                        Ok(l) => log::debug!("{name} (stderr): {l}"),
-                        Err(_) => break,
-                    }
-                }
+                for_each_line(stderr, |line| {
+                    log::debug!("{name} (stderr): {line}");
+                    true
+                })
             });
         }
         let mut engine = Engine {
@@ -299,6 +308,9 @@ impl Engine {
         options: &[(String, String)],
         timeout: Duration,
     ) -> Result<(), String> {
+        for (key, _) in options {
+            super::config::refuse_variant_option(&self.name, key)?;
+        }
         let offered = self
             .options
             .iter()

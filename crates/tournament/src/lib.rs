@@ -341,6 +341,7 @@ pub fn run_match_from(
     if spec.games == 0 {
         return Err("the number of games must be positive".to_string());
     }
+    spec.limit.validate()?;
     let sched = planned_games(spec);
     if done.len() > sched.len() {
         return Err(format!(

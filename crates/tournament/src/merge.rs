@@ -5,8 +5,10 @@
 //! pair (one opening, colours swapped).
 //!
 //! Games that cannot be counted (no `Round` tag, a result other than `1-0`, `0-1`,
-//! `1/2-1/2`) are skipped and reported; files from different matches (variants,
-//! time controls, events or engine pairs) are refused with what differs.
+//! `1/2-1/2`) are skipped and reported; a game cut off at the end of a file (a
+//! shard killed, or out of disk space, while writing it) is dropped, as
+//! `--resume` drops it, and reported; files from different matches (variants,
+//! time controls, events, seeds or engine pairs) are refused with what differs.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -32,13 +34,15 @@ pub struct Merged {
 }
 
 /// What identifies a match in each game's tags: a merge needs one value of each.
-const MATCH_TAGS: [(&str, &str); 3] = [
+/// (Shards of different seeds have other openings under the same game numbers.)
+const MATCH_TAGS: [(&str, &str); 4] = [
     ("Variant", "variants"),
     ("TimeControl", "time controls"),
     (
         "Event",
         "events (the event names the variant and time control)",
     ),
+    ("Seed", "seeds (of the random openings)"),
 ];
 
 fn tag_or<'a>(g: &'a PgnGame, key: &str) -> &'a str {
@@ -49,14 +53,54 @@ fn tag_or<'a>(g: &'a PgnGame, key: &str) -> &'a str {
     }
 }
 
+/// The games of one file, and whether a game cut off at its end was dropped:
+/// when the text does not read as PGN but does up to the last game's tags, that
+/// last game is the one being written when the shard stopped.
+fn read_games(text: &str) -> Result<(Vec<PgnGame>, bool), String> {
+    let e = match read_pgn(text) {
+        Ok(games) => return Ok((games, false)),
+        Err(e) => e,
+    };
+    match last_game_start(text) {
+        Some(start) => match read_pgn(&text[..start]) {
+            Ok(games) => Ok((games, true)),
+            Err(_) => Err(e),
+        },
+        None => Err(e),
+    }
+}
+
+/// Where the last game's tag section starts: the last tag line (`[` at the start
+/// of a line) that does not follow another tag line.
+fn last_game_start(text: &str) -> Option<usize> {
+    let mut start = None;
+    let mut after_tag = false;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let is_tag = line.starts_with('[');
+        if is_tag && !after_tag {
+            start = Some(at);
+        }
+        after_tag = is_tag;
+        at += line.len();
+    }
+    start
+}
+
 /// Merges `(file name, PGN text)` pairs.
 pub fn merge(files: &[(String, String)]) -> Result<Merged, String> {
     // (round, file, game) of every countable game; skipped games by reason.
     let mut games: BTreeMap<u64, (String, PgnGame)> = BTreeMap::new();
     let mut skipped: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut first: Option<(String, PgnGame)> = None;
+    let mut notes = Vec::new();
     for (name, text) in files {
-        let parsed = read_pgn(text).map_err(|e| format!("{name}: {e}"))?;
+        let (parsed, cut) = read_games(text).map_err(|e| format!("{name}: {e}"))?;
+        if cut {
+            notes.push(format!(
+                "dropped 1 unfinished game at the end of {name} (cut off while it was written)"
+            ));
+        }
         for (k, g) in parsed.into_iter().enumerate() {
             let at = format!("{name} game {}", k + 1);
             let Some(round) = g.tag("Round") else {
@@ -121,7 +165,6 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, String> {
             games.insert(round, (at, g));
         }
     }
-    let mut notes = Vec::new();
     let n_skipped: usize = skipped.values().map(Vec::len).sum();
     if n_skipped > 0 {
         notes.push(format!("skipped {n_skipped} games that cannot be counted:"));

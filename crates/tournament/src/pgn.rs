@@ -22,10 +22,40 @@ pub struct PgnContext {
     pub date: String,
     pub variant: VariantKind,
     pub time_control: String,
+    /// The seed of the random openings (the `Seed` tag): shards of one match
+    /// share it, which is what `match-merge` checks.
+    pub seed: Option<u64>,
 }
 
+/// A tag value: quotes and backslashes escaped, control characters (a line
+/// break would end the tag) as spaces.
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Comment text: braces (which would end the comment, or open another) and
+/// brackets (a `[` at the start of a line reads as a tag) become parentheses,
+/// control characters spaces. PGN has no escape inside a comment.
+fn comment_text(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '{' | '[' => '(',
+            '}' | ']' => ')',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect()
 }
 
 /// The move comment: `{+0.25/12 0.153s}`, `{-M3/20 0.010s}`, `{0.153s}`.
@@ -83,6 +113,9 @@ pub fn game_to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
     }
     tag("Termination", record.termination.pgn_tag());
     tag("TimeControl", &ctx.time_control);
+    if let Some(seed) = ctx.seed {
+        tag("Seed", &seed.to_string());
+    }
     tag("PlyCount", &record.moves.len().to_string());
     s.push('\n');
 
@@ -113,7 +146,7 @@ pub fn game_to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
         white_to_move = !white_to_move;
     }
     words.extend(
-        format!("{{{}}}", record.reason)
+        format!("{{{}}}", comment_text(&record.reason))
             .split(' ')
             .map(str::to_string),
     );

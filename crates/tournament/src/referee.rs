@@ -15,6 +15,15 @@ use turncoat_rules::game::{Game, Outcome};
 use turncoat_rules::position::Position;
 use turncoat_rules::variants::{Variant, VariantKind};
 
+/// The longest time the runner accepts anywhere (clock, increment, movetime,
+/// timeouts, margin), in ms: 2^31 - 1, about 24.8 days. Engines that read the
+/// clock into a 32-bit integer still read it right, and the runner's own clock
+/// arithmetic stays far from overflowing.
+pub const MAX_TIME_MS: u64 = i32::MAX as u64;
+
+/// [`MAX_TIME_MS`] for messages.
+pub const MAX_TIME_TEXT: &str = "2147483.647 s (about 24.8 days)";
+
 /// How long an engine gets per move.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Limit {
@@ -59,23 +68,42 @@ impl std::str::FromStr for Limit {
             base_ms: base,
             inc_ms: inc,
         };
-        limit.validate()?;
+        limit
+            .validate()
+            .map_err(|e| format!("bad time control '{s}': {e}"))?;
         Ok(limit)
     }
 }
 
 impl Limit {
+    /// Refuses what cannot be played: no time at all, or more than
+    /// [`MAX_TIME_MS`].
     pub fn validate(&self) -> Result<(), String> {
         match *self {
-            Limit::Clock { moves, base_ms, .. } => {
+            Limit::Clock {
+                moves,
+                base_ms,
+                inc_ms,
+            } => {
                 if base_ms == 0 {
-                    return Err("the time control needs a positive base time".to_string());
+                    return Err("the base time must be at least 0.001 s".to_string());
+                }
+                if base_ms > MAX_TIME_MS {
+                    return Err(format!("the base time is more than {MAX_TIME_TEXT}"));
+                }
+                if inc_ms > MAX_TIME_MS {
+                    return Err(format!("the increment is more than {MAX_TIME_TEXT}"));
                 }
                 if moves == Some(0) {
                     return Err("moves per period must be positive".to_string());
                 }
             }
             Limit::MoveTime(0) => return Err("movetime must be positive".to_string()),
+            Limit::MoveTime(ms) if ms > MAX_TIME_MS => {
+                return Err(format!(
+                    "movetime must be at most {MAX_TIME_MS} ms (about 24.8 days)"
+                ))
+            }
             Limit::Nodes(0) => return Err("nodes must be positive".to_string()),
             Limit::Depth(0) => return Err("depth must be positive".to_string()),
             _ => {}
@@ -338,6 +366,31 @@ impl EngineSlot {
     }
 }
 
+/// The most characters of an engine's move text quoted in a message.
+const MAX_QUOTED_CHARS: usize = 40;
+
+/// An engine's move text as the log and the PGN quote it. What an engine sends
+/// is data: the characters of move tokens (docs/RULES.md, "Notation") and of SAN
+/// stay, anything else (a `}` that would end the PGN comment, a control
+/// character) shows as `?`, and a long text is cut.
+fn quoted_move(text: &str) -> String {
+    let mut shown: String = text
+        .chars()
+        .take(MAX_QUOTED_CHARS)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || ",@*=+-#/:.".contains(c) {
+                c
+            } else {
+                '?'
+            }
+        })
+        .collect();
+    if text.chars().count() > MAX_QUOTED_CHARS {
+        shown.push_str("...");
+    }
+    shown
+}
+
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "White",
@@ -495,7 +548,10 @@ fn play_game_v<V: Variant>(
     if let Limit::Clock { base_ms, .. } = settings.limit {
         clocks = [base_ms as i64; 2];
     }
-    let margin = settings.time_margin.as_millis() as i64;
+    let margin = settings
+        .time_margin
+        .as_millis()
+        .min(u128::from(MAX_TIME_MS)) as i64;
     let mut adj = AdjState::default();
 
     loop {
@@ -547,22 +603,25 @@ fn play_game_v<V: Variant>(
         };
         let (go, budget) = match settings.limit {
             Limit::Clock { moves, inc_ms, .. } => {
+                // Clocks above the maximum (increments and periods add up) are
+                // sent as the maximum, which engines still read right.
+                let sent = |ms: i64| ms.clamp(1, MAX_TIME_MS as i64);
                 let mut go = format!(
                     "go wtime {} btime {} winc {inc_ms} binc {inc_ms}",
-                    clocks[0].max(1),
-                    clocks[1].max(1)
+                    sent(clocks[0]),
+                    sent(clocks[1])
                 );
                 if let Some(m) = moves {
                     let _ = write!(go, " movestogo {}", m - moves_done[si] % m);
                 }
                 (
                     go,
-                    Duration::from_millis((clocks[si] + margin).max(0) as u64),
+                    Duration::from_millis(clocks[si].saturating_add(margin).max(0) as u64),
                 )
             }
             Limit::MoveTime(ms) => (
                 format!("go movetime {ms}"),
-                Duration::from_millis(ms + margin as u64),
+                Duration::from_millis(ms.saturating_add(margin as u64)),
             ),
             Limit::Nodes(nodes) => (format!("go nodes {nodes}"), settings.move_timeout),
             Limit::Depth(d) => (format!("go depth {d}"), settings.move_timeout),
@@ -579,24 +638,24 @@ fn play_game_v<V: Variant>(
                     inc_ms,
                 } = settings.limit
                 {
-                    clocks[si] = (clocks[si] - elapsed).max(0) + inc_ms as i64;
+                    clocks[si] = (clocks[si] - elapsed).max(0).saturating_add(inc_ms as i64);
                     moves_done[si] += 1;
                     if let Some(m) = moves {
                         if moves_done[si] % m == 0 {
-                            clocks[si] += base_ms as i64;
+                            clocks[si] = clocks[si].saturating_add(base_ms as i64);
                         }
                     }
                 }
                 if game.play_token(&r.bestmove).is_err() {
+                    let shown = quoted_move(&r.bestmove);
                     log::warn!(
-                        "game {n}: {who} plays the illegal move '{}' in {fen_before}; it forfeits",
-                        r.bestmove
+                        "game {n}: {who} plays the illegal move '{shown}' in {fen_before}; it forfeits"
                     );
                     finish(
                         &mut record,
                         GameResult::win_for(!side),
                         Termination::IllegalMove,
-                        format!("{} makes an illegal move: {}", color_name(side), r.bestmove),
+                        format!("{} makes an illegal move: {shown}", color_name(side)),
                     );
                     break;
                 }
@@ -625,7 +684,7 @@ fn play_game_v<V: Variant>(
                 };
                 log::warn!(
                     "game {n}: {who} loses on time: its move '{}' came after {} ms with {allowed} (margin {margin} ms) in {fen_before}",
-                    r.bestmove,
+                    quoted_move(&r.bestmove),
                     r.elapsed.as_millis()
                 );
                 finish(

@@ -8,7 +8,12 @@
 //! - beside it, `<pgn>.state` records the options that define the match (written
 //!   atomically: a temporary file, then a rename), so that `--resume` replays the
 //!   same schedule from the same seed, and refuses a command line that would
-//!   define another match;
+//!   define another match. It is written with the first game (a match that fails
+//!   to start changes nothing) and marked finished at the end; while it is not,
+//!   the PGN's games are an interrupted match's, and another match on that path
+//!   is refused rather than overwriting them;
+//! - a PGN removed during the match (or its directory) stops it with an error,
+//!   instead of writing on into a file nobody can reach;
 //! - `--resume` reads the games the PGN already holds (a game cut short by a kill
 //!   is dropped and replayed), and the runner plays the rest after them.
 
@@ -33,6 +38,10 @@ pub struct PgnFile {
     /// The file did not exist before: removed again if no game gets written.
     created: bool,
     written: usize,
+    /// The state of the match being played: written to `<pgn>.state` with the
+    /// first game, marked finished by [`PgnFile::finish`].
+    state: Option<MatchState>,
+    state_written: bool,
 }
 
 impl PgnFile {
@@ -76,19 +85,49 @@ impl PgnFile {
             truncate_first: true,
             created,
             written: 0,
+            state: None,
+            state_written: false,
         })
+    }
+
+    /// How many complete games the file holds (a game cut short at its end is
+    /// not counted).
+    pub fn complete_games(&mut self) -> Result<usize, String> {
+        let text = self.read_text()?;
+        Ok(pgn::complete_prefix(&text).0.len())
+    }
+
+    fn read_text(&mut self) -> Result<String, String> {
+        let err =
+            |e: std::io::Error| format!("cannot read PGN file '{}': {e}", self.path.display());
+        let mut bytes = Vec::new();
+        self.file.seek(SeekFrom::Start(0)).map_err(err)?;
+        self.file.read_to_end(&mut bytes).map_err(err)?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// The state of the match this run plays, to be written with its first game.
+    pub fn set_state(&mut self, state: MatchState) {
+        self.state = Some(state);
+        self.state_written = false;
+    }
+
+    /// The match ended (every game played, or its SPRT decided): marks its state
+    /// finished, so that another match may take this path.
+    pub fn finish(&mut self) -> Result<(), String> {
+        self.check_still_there()?;
+        if let Some(state) = self.state.as_mut() {
+            state.finished = true;
+            state.write(&state_path(&self.path))?;
+        }
+        Ok(())
     }
 
     /// For `--resume`: the complete games the file holds, in file order. A game
     /// cut short at the end (the previous run was killed while writing it) is cut
     /// off the file; anything else that is not a complete game is an error.
     pub fn take_games(&mut self) -> Result<Vec<PgnGame>, String> {
-        let err =
-            |e: std::io::Error| format!("cannot read PGN file '{}': {e}", self.path.display());
-        let mut bytes = Vec::new();
-        self.file.seek(SeekFrom::Start(0)).map_err(err)?;
-        self.file.read_to_end(&mut bytes).map_err(err)?;
-        let text = String::from_utf8_lossy(&bytes);
+        let text = self.read_text()?;
         let (games, end) = pgn::complete_prefix(&text);
         let tail = &text[end..];
         if !tail.trim().is_empty() {
@@ -125,13 +164,42 @@ impl PgnFile {
         Ok(games)
     }
 
+    /// Is the path still this file? A file removed during the match (or with its
+    /// directory) stays writable through the open handle, so the writes would
+    /// succeed into a file nobody can reach any more: that stops the match.
+    fn check_still_there(&self) -> Result<(), String> {
+        let fail = |why: String| format!("cannot write PGN file '{}': {why}", self.path.display());
+        let lost = "stopping: the games written to it are not there any more; their results \
+                    are in the lines above";
+        let ours = self.file.metadata().map_err(|e| fail(e.to_string()))?;
+        match std::fs::metadata(&self.path) {
+            Ok(now) if same_file(&now, &ours) => Ok(()),
+            Ok(_) => Err(fail(format!(
+                "another file took its place during the match; {lost}"
+            ))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(fail(format!(
+                "it was removed (or its directory) during the match; {lost}"
+            ))),
+            Err(e) => Err(fail(e.to_string())),
+        }
+    }
+
     /// Appends one game (one write, then flush).
     pub fn write_game(&mut self, text: &str) -> Result<(), String> {
+        self.check_still_there()?;
         let err =
             |e: std::io::Error| format!("cannot write PGN file '{}': {e}", self.path.display());
         if self.truncate_first {
             self.file.set_len(0).map_err(err)?;
             self.truncate_first = false;
+        }
+        // The state goes with the first game (after the old games are gone): a
+        // match that never got this far leaves the files as they were.
+        if !self.state_written {
+            if let Some(state) = &self.state {
+                state.write(&state_path(&self.path))?;
+                self.state_written = true;
+            }
         }
         self.file.seek(SeekFrom::End(0)).map_err(err)?;
         self.file.write_all(text.as_bytes()).map_err(err)?;
@@ -139,15 +207,33 @@ impl PgnFile {
         self.written += 1;
         Ok(())
     }
+}
 
-    /// Removes the file (and its state file) if this run created it and wrote no
-    /// game: a match that failed to start leaves no empty PGN behind.
-    pub fn discard_if_unused(self) {
+impl Drop for PgnFile {
+    /// Removes the file (and the state this run wrote) if this run created it
+    /// and wrote no game: a match that failed to start, or was refused, leaves no
+    /// empty PGN behind.
+    fn drop(&mut self) {
         if self.created && self.written == 0 {
             let _ = std::fs::remove_file(&self.path);
-            let _ = std::fs::remove_file(state_path(&self.path));
+            if self.state_written {
+                let _ = std::fs::remove_file(state_path(&self.path));
+            }
         }
     }
+}
+
+/// Do two metadata name the same file?
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+/// Without inode numbers: the path exists, which is the best this can tell.
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    true
 }
 
 /// `<pgn>.state`, beside the PGN.
@@ -219,12 +305,20 @@ pub fn fingerprint(spec: &MatchSpec) -> Vec<(String, String)> {
     v
 }
 
+/// The keys every state file has (see [`fingerprint`]): a file without them was
+/// not written by this runner.
+const STATE_KEYS: [&str; 3] = ["variant", "engines", "games"];
+/// The key that says whether the match finished (not part of the fingerprint).
+const FINISHED_KEY: &str = "finished";
+
 /// What `<pgn>.state` holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchState {
     /// The seed of the random openings (absent when the match has none).
     pub seed: Option<u64>,
     pub fingerprint: Vec<(String, String)>,
+    /// The match ended (not interrupted, not killed): its PGN may be overwritten.
+    pub finished: bool,
 }
 
 impl MatchState {
@@ -236,6 +330,7 @@ impl MatchState {
         MatchState {
             seed,
             fingerprint: fingerprint(spec),
+            finished: false,
         }
     }
 
@@ -245,6 +340,7 @@ impl MatchState {
         if let Some(s) = self.seed {
             map.insert("seed".to_string(), s.to_string());
         }
+        map.insert(FINISHED_KEY.to_string(), self.finished.to_string());
         let body =
             toml::to_string(&map).map_err(|e| format!("cannot encode the match state: {e}"))?;
         let text = format!(
@@ -264,30 +360,46 @@ impl MatchState {
             .map_err(|e| format!("cannot write match state '{}': {e}", path.display()))
     }
 
-    /// Reads a state file; `Ok(None)` if there is none.
+    /// Reads a state file; `Ok(None)` if there is none. A file that is not one
+    /// (corrupt, or another program's) is an error, and is left as it is.
     pub fn read(path: &Path) -> Result<Option<MatchState>, String> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("cannot read match state '{}': {e}", path.display())),
         };
-        let mut map: BTreeMap<String, String> = toml::from_str(&text).map_err(|e| {
+        let foreign = |why: String| {
             format!(
-                "{}: not a match state file: {}",
-                path.display(),
-                e.message()
+                "{}: not a match state file: {why}; nothing was changed: remove it, or give \
+                 this match another --pgn",
+                path.display()
             )
-        })?;
+        };
+        let text = String::from_utf8(bytes).map_err(|_| foreign("not UTF-8".to_string()))?;
+        let mut map: BTreeMap<String, String> =
+            toml::from_str(&text).map_err(|e| foreign(e.message().trim().to_string()))?;
+        if let Some(key) = STATE_KEYS.iter().find(|k| !map.contains_key(**k)) {
+            return Err(foreign(format!("no '{key}'")));
+        }
         let seed = match map.remove("seed") {
             None => None,
             Some(s) => Some(
                 s.parse::<u64>()
-                    .map_err(|_| format!("{}: bad seed '{s}'", path.display()))?,
+                    .map_err(|_| foreign(format!("bad seed '{s}'")))?,
             ),
+        };
+        let finished = match map.remove(FINISHED_KEY).as_deref() {
+            // An older runner's state does not say; that runner let another
+            // match overwrite it, and so does this one.
+            None => true,
+            Some("true") => true,
+            Some("false") => false,
+            Some(other) => return Err(foreign(format!("bad {FINISHED_KEY} '{other}'"))),
         };
         Ok(Some(MatchState {
             seed,
             fingerprint: map.into_iter().collect(),
+            finished,
         }))
     }
 

@@ -63,20 +63,28 @@ impl Uci {
     /// Reads commands from stdin until `quit` or end of input.
     pub fn run(&mut self) {
         let stdin = io::stdin();
-        let mut line = String::new();
+        let mut bytes = Vec::new();
         loop {
-            line.clear();
-            match stdin.lock().read_line(&mut line) {
+            bytes.clear();
+            match stdin.lock().read_until(b'\n', &mut bytes) {
                 Ok(0) => break,
                 Ok(_) => {}
                 Err(e) => {
-                    // Not UTF-8 or unreadable: report and go on.
-                    error(&format!("unreadable input line: {e}"));
-                    continue;
+                    // A failed read (stdin a directory, a hung-up terminal)
+                    // fails again at once: it is the end of the input, as for
+                    // Stockfish, not a line to skip.
+                    log::error!("cannot read the input ({e}): stopping as on 'quit'");
+                    break;
                 }
             }
-            if !self.handle(line.trim()) {
-                break;
+            // Read as bytes, so one line that is not UTF-8 is refused on its own.
+            match std::str::from_utf8(&bytes) {
+                Ok(line) => {
+                    if !self.handle(line.trim()) {
+                        break;
+                    }
+                }
+                Err(e) => error(&format!("unreadable input line (not UTF-8: {e})")),
             }
         }
         self.engine.stop();
@@ -263,16 +271,17 @@ impl Uci {
         if let Some(&"perft") = args.first() {
             return self.perft(&args[1..]);
         }
+        // The GUI (or a script) waits for an answer to every `go`: a refused one
+        // is answered at once with `bestmove (none)`. A `go` sent while a search
+        // or perft runs is refused rather than queued: the running job keeps its
+        // own answer, and a queued `go` behind a `go infinite` would only start
+        // after a `stop` the sender meant for the search it could see.
         if self.engine.is_busy() {
-            return error("a search is already running (send 'stop' first)");
+            return refuse_go("a search or perft is already running (send 'stop' first)");
         }
         let limits = match parse_go(args) {
             Ok(limits) => limits,
-            Err(e) => {
-                // The GUI waits for an answer to every `go`: refuse, but answer.
-                error(&format!("{e}; not searching"));
-                return send(&bestmove_line(None, None));
-            }
+            Err(e) => return refuse_go(&e),
         };
         if !self.position_given {
             error("go before any position command: searching the start position");
@@ -293,9 +302,15 @@ impl Uci {
                 Event::PerftMove { .. } | Event::PerftDone { .. } => {}
             });
         if let Err(e) = started {
-            error(&e);
+            refuse_go(&e);
         }
     }
+}
+
+/// Refuses a `go` with the reason and answers it, as every `go` must be.
+fn refuse_go(reason: &str) {
+    error(&format!("{reason}; not searching"));
+    send(&bestmove_line(None, None));
 }
 
 /// Formats the `bestmove` line; `(none)` when there is no move to play (no legal

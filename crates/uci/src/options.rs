@@ -115,6 +115,22 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
     }
 }
 
+/// The `UCI_Variant` combo's entry named `value` regardless of case, as
+/// Stockfish compares combo values (`Pacifist` is `pacifist`); the canonical
+/// name is what is kept.
+fn variant_named(value: &str) -> Result<VariantKind, String> {
+    VariantKind::ALL
+        .iter()
+        .copied()
+        .find(|v| v.name().eq_ignore_ascii_case(value))
+        .ok_or_else(|| {
+            format!(
+                "unknown variant '{value}' (known: {})",
+                VariantKind::names()
+            )
+        })
+}
+
 impl EngineOptions {
     /// Applies one `setoption`; on error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
@@ -150,7 +166,7 @@ impl EngineOptions {
             }
             "uci_variant" => {
                 let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
-                self.variant = v.trim().parse()?;
+                self.variant = variant_named(v.trim())?;
                 Ok(Effect::VariantChanged)
             }
             _ => Err(format!("unknown option '{name}'")),

@@ -37,7 +37,8 @@ impl Policy for AttendingPawns {
     /// (an extra queen at the start +5.27, the hand-written evaluation +10.49),
     /// so chess's margins pruned too little. From the start position in 5 s
     /// the search now completes depth 12 where it completed 10, and the change
-    /// scored +17.4 +/- 47.5 (docs/STRENGTH.md, "Variant search").
+    /// scored a little above the build before in a match (docs/STRENGTH.md,
+    /// "Variant search").
     const MARGIN_PERCENT: i32 = 67;
 
     /// Two: most piece moves can place their pawn with check, so four plies of
@@ -108,9 +109,9 @@ impl Policy for AttendingPawns {
 
 /// The variant's terms for `color` (centipawns, positive is good for `color`).
 ///
-/// Measured VariantEval on vs off, 200 games at 50000 nodes (`--seed 11`):
-/// 119-75-6, +77.7 +/- 48.9 Elo, LOS 99.9%. Without the passed-pawn discount
-/// (the flat terms only) the same run gave +26.1 +/- 48.2.
+/// These terms measured a gain in self-play (VariantEval on vs off), and the
+/// passed-pawn discount of unattached pawns added to what the flat terms gave
+/// alone (docs/STRENGTH.md, "The variants' own evaluation terms").
 fn side_terms(pos: &Position<AttendingPawns>, color: Color) -> i32 {
     let links = pos.state();
     let ours = pos.by_color(color);

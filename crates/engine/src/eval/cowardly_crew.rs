@@ -37,9 +37,9 @@ impl Policy for CowardlyCrew {
 
     /// Clusters: a capture converts the capturer's neighbours, so two of our
     /// pieces side by side (away from our king, which protects its neighbours)
-    /// are a liability. Measured (400 games at 10000 nodes, VariantEval on vs
-    /// off): +38 +/- 32 Elo. Earlier terms for king-side immunity and attacked
-    /// neighbours measured -10 and -42 Elo and were dropped.
+    /// are a liability. This measured a gain in self-play (VariantEval on vs
+    /// off); earlier terms for king-side immunity and attacked neighbours lost
+    /// and were dropped (docs/STRENGTH.md, "The variants' own evaluation terms").
     fn evaluate(pos: &Position<Self>) -> i32 {
         let mut score = 0;
         for color in [Color::White, Color::Black] {

@@ -21,8 +21,8 @@ impl Policy for CruisePawns {
     /// Trained on Cruise Pawns' own self-play (docs/TRAINING.md, "Cruise
     /// Pawns").
     const NNUE: Option<Net> = Some(Net::CruisePawns);
-    /// Chess's selectivity did not lose here (+24.4 +/- 35.0 over 100 games;
-    /// docs/STRENGTH.md, "Variant guards").
+    /// Chess's selectivity did not lose here in a match (docs/STRENGTH.md,
+    /// "Variant guards").
     const TUNED_SELECTIVITY: bool = true;
 
     /// A pass with a missile in flight would hand the launcher a position where
@@ -153,13 +153,11 @@ fn shootable(pos: &Position<CruisePawns>, mv: Move) -> bool {
 }
 
 /// The side to move's best unstoppable threat (target minus the spent pawn)
-/// counts this fraction. Measured at 10000 nodes over 200 games, VariantEval
-/// on vs off: -49 +/- 43 Elo with this form, against -106 for the first
-/// (side-independent threats, loaded-pawn and cover bonuses).
-///
-/// With the waiting side's second threat counted too ([`DOUBLE_THREAT_DIVISOR`]),
-/// 200 games at 50000 nodes (`--seed 11`): 85-61-54, +41.9 +/- 41.5 Elo, LOS
-/// 97.6% (+33.1 +/- 41.0 with the best threat only).
+/// counts this fraction. The first form of these terms (side-independent
+/// threats, loaded-pawn and cover bonuses) lost clearly in self-play
+/// (VariantEval on vs off); this one, with the waiting side's second threat
+/// counted too ([`DOUBLE_THREAT_DIVISOR`]), measured a gain (docs/STRENGTH.md,
+/// "The variants' own evaluation terms").
 pub const THREAT_DIVISOR: i32 = 2;
 /// The waiting side's best unstoppable threat: this fraction (it can parry).
 pub const PARRIED_THREAT_DIVISOR: i32 = 16;

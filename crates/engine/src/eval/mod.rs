@@ -3,7 +3,7 @@
 //! ([`Policy::evaluate`], one file per variant here). Scores are centipawns from the side to move's view.
 //!
 //! Material, piece-square tables and [`DEFAULT_WEIGHTS`] (all but `king_attack`)
-//! are fitted to games by Texel tuning (`turncoat tune`, `src/tools/tune.rs`);
+//! are fitted to games by Texel tuning (`turncoat tune`, `crates/tools/src/tune.rs`);
 //! `docs/TRAINING.md` records each fit (data, commands, error, matches).
 
 mod attending_pawns;

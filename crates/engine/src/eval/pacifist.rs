@@ -90,9 +90,9 @@ impl Policy for Pacifist {
             // A tie turns with one more persuader. The side to move's chances to
             // add it are quiescence's converting moves; the waiting side's are
             // threats against the mover, which can cover one tie, rarely two.
-            // Measured VariantEval on vs off, 200 games at 20000 nodes (seed
-            // 11): 103-68-29, +61.4 +/- 45.3 Elo, LOS 99.6% (every tie counted
-            // /16 or /6 before: +3.5 at 10000).
+            // This measured a gain in self-play (VariantEval on vs off), where
+            // counting every tie at one flat fraction had not (docs/STRENGTH.md,
+            // "The variants' own evaluation terms").
             if color == mover {
                 let (best, second) = best_two(
                     Bitboard(own & tied & !kings)

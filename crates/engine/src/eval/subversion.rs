@@ -17,13 +17,13 @@ use turncoat_rules::variants::{best_two, value_of};
 impl Policy for Subversion {
     /// Captures that lose the exchange and subversions that cost more than they
     /// swing are mostly sacrifices. (The main search tries every payment:
-    /// trying only the two cheapest per target measured -23.2 +/- 70.9 Elo
-    /// against the baseline, every payment +64.4 +/- 63.9; docs/STRENGTH.md.)
+    /// trying only the two cheapest per target scored lower in matches;
+    /// docs/STRENGTH.md, "Variant search".)
     const REDUCE_BAD_NOISY: bool = true;
     /// Trained on Subversion's own self-play (docs/TRAINING.md, "Subversion").
     const NNUE: Option<Net> = Some(Net::Subversion);
-    /// Chess's selectivity did not lose here (+20.9 +/- 52.1 over 100 games;
-    /// docs/STRENGTH.md, "Variant guards").
+    /// Chess's selectivity did not lose here in a match (docs/STRENGTH.md,
+    /// "Variant guards").
     const TUNED_SELECTIVITY: bool = true;
 
     /// Captures, promotions and subversions (each changes material), one payment
@@ -143,11 +143,11 @@ fn relative_rank(color: Color, sq: Square) -> i32 {
 /// king, subvert the subverter), so the second-best counts this fraction of its
 /// swing, the best only [`PARRIED_THREAT_DIVISOR`]'s.
 ///
-/// Measured VariantEval on vs off, 200 games at 50000 nodes (`--seed 11`):
-/// 68-50-82, +31.4 +/- 37.1 Elo, LOS 95.1%. Earlier side-independent terms all
-/// lost (pawns as currency -24, + hanging pieces value/6 -52, + 10 per piece
-/// guarded by its king -58): the side to move's own targets are quiescence's job,
-/// and counting them again only made the engine shy.
+/// These terms measured a gain in self-play (VariantEval on vs off;
+/// docs/STRENGTH.md, "The variants' own evaluation terms"). Earlier
+/// side-independent terms all lost (pawns as currency, then hanging pieces,
+/// then pieces guarded by their king): the side to move's own targets are
+/// quiescence's job, and counting them again only made the engine shy.
 pub const DOUBLE_THREAT_DIVISOR: i32 = 2;
 pub const PARRIED_THREAT_DIVISOR: i32 = 16;
 

@@ -38,7 +38,9 @@ pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 /// State shared by the front end and every search thread.
 pub struct Shared {
     pub stop: AtomicBool,
-    /// While set, time limits do not apply (`go ponder` before `ponderhit`).
+    /// While set (`go ponder` before `ponderhit`), no limit ends the search:
+    /// neither time nor nodes, and a search that ends by itself (depth, mate,
+    /// a single legal move) waits before answering.
     pub pondering: AtomicBool,
     pub nodes: AtomicU64,
     /// Set by the front end just before it prints `bestmove`, so that a `go`
@@ -554,7 +556,9 @@ impl<'a, V: Policy> Worker<'a, V> {
             } else {
                 self.total_nodes()
             };
-            if used >= limit {
+            // While pondering no limit may end the search: UCI allows
+            // `bestmove` only after `ponderhit` or `stop` (as Stockfish).
+            if used >= limit && !self.shared.pondering.load(Ordering::Relaxed) {
                 self.stopped = true;
                 self.shared.stop.store(true, Ordering::Relaxed);
             }

@@ -1,6 +1,6 @@
 //! Static exchange evaluation: does a capture sequence on one square win at least
 //! `threshold`? Plain chess exchanges only; variants whose captures do more
-//! (conversions, relocations, missiles) switch it off with `Variant::SEE`.
+//! (conversions, relocations, missiles) switch it off with `Policy::SEE`.
 
 use shakmaty::{attacks, Bitboard, Color, Role};
 

@@ -37,11 +37,14 @@ impl TimeManager {
             let t = mt.saturating_sub(overhead_ms).max(1);
             (None, Some(t))
         } else {
-            let (time, inc) = if white {
-                (limits.wtime, limits.winc.unwrap_or(0))
+            let (own, other, inc) = if white {
+                (limits.wtime, limits.btime, limits.winc.unwrap_or(0))
             } else {
-                (limits.btime, limits.binc.unwrap_or(0))
+                (limits.btime, limits.wtime, limits.binc.unwrap_or(0))
             };
+            // A clock for the other side only: ours is missing, so it holds
+            // nothing (as Stockfish reads it), and the move comes at once.
+            let time = own.or(other.map(|_| 0));
             match time {
                 Some(time) => {
                     let usable = time.saturating_sub(overhead_ms).max(1);
@@ -143,6 +146,20 @@ mod tests {
         assert_eq!(tm.hard, Some(Duration::from_millis(8868)));
         let black = TimeManager::new(&limits, false, 10);
         assert_eq!(black.soft, Some(Duration::from_millis(1)));
+    }
+
+    #[test]
+    fn a_missing_clock_of_our_own_is_empty_when_the_other_is_given() {
+        let limits = Limits {
+            btime: Some(1000),
+            ..Limits::default()
+        };
+        let white = TimeManager::new(&limits, true, 10);
+        assert_eq!(white.soft, Some(Duration::from_millis(1)));
+        assert_eq!(white.hard, Some(Duration::from_millis(1)));
+        // No clock at all is an unlimited search.
+        let none = TimeManager::new(&Limits::default(), true, 10);
+        assert_eq!((none.soft, none.hard), (None, None));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Prints fitted parameters as the Rust source of `src/engine/eval/mod.rs`'s tables and
+//! Prints fitted parameters as the Rust source of `crates/engine/src/eval/mod.rs`'s tables and
 //! `DEFAULT_WEIGHTS`, in the file's own layout, ready to paste over it.
 
 use std::fmt::Write as _;

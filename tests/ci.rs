@@ -1,0 +1,56 @@
+//! What CI relies on: `.ci/run` runs the tests with `CI=true`, under which a
+//! test that cannot find what it needs (`common::skip_or_fail`) fails instead of
+//! passing with a note, and it runs the network tests a second time in a build
+//! for generic x86-64.
+
+mod common;
+
+use std::path::Path;
+
+#[test]
+fn a_skip_says_why_and_fails_under_ci() {
+    for ci in [None, Some(""), Some("false"), Some("0")] {
+        assert_eq!(
+            common::skip_note(ci, "some test", "no frobnicator"),
+            "some test skipped: no frobnicator",
+            "CI={ci:?}"
+        );
+    }
+    for ci in ["true", "TRUE"] {
+        let failed =
+            std::panic::catch_unwind(|| common::skip_note(Some(ci), "some test", "no frobnicator"))
+                .expect_err("a skip under CI must fail");
+        assert_eq!(
+            failed.downcast_ref::<String>().map(String::as_str),
+            Some("some test cannot run under CI: no frobnicator"),
+            "CI={ci}"
+        );
+    }
+}
+
+/// `.ci/run` exports `CI=true` before its first test run, and runs the network
+/// tests in the generic build, told to expect the SSE2 kernel.
+#[test]
+fn ci_run_sets_ci_and_tests_the_generic_build() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run");
+    let script = std::fs::read_to_string(&path).expect(".ci/run");
+    let lines: Vec<&str> = script.lines().map(str::trim).collect();
+    let export = lines.iter().position(|l| *l == "export CI=true");
+    let first_test = lines.iter().position(|l| l.contains("cargo test"));
+    assert!(
+        export.is_some() && export < first_test,
+        "no `export CI=true` before the first `cargo test` in .ci/run"
+    );
+    let generic = script.replace("\\\n", " ");
+    let generic = generic
+        .lines()
+        .find(|l| l.contains("target-cpu=x86-64"))
+        .expect("a generic x86-64 test run");
+    for part in [
+        "RUSTFLAGS=\"-C target-cpu=x86-64\"",
+        "TURNCOAT_DOT_KERNEL=sse2",
+        "cargo test --target-dir target/generic --test nnue --test networks",
+    ] {
+        assert!(generic.contains(part), "{part} missing from: {generic}");
+    }
+}
