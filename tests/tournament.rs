@@ -18,7 +18,7 @@ use turncoat::rules::position::Position;
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::VariantKind;
 use turncoat::tournament::config::{Config, EngineConfig};
-use turncoat::tournament::engine::Score;
+use turncoat::tournament::engine::ReportedScore;
 use turncoat::tournament::pgn::{self, PgnContext};
 use turncoat::tournament::referee::{
     Adjudication, DrawRule, GameRecord, GameResult, Limit, PlayedMove, ResignRule, Termination,
@@ -661,9 +661,9 @@ fn record(start_fen: &str, tokens: &[&str], result: GameResult) -> GameRecord {
             .map(|(i, t)| PlayedMove {
                 token: t.to_string(),
                 score: Some(if i == 3 {
-                    Score::Mate(-2)
+                    ReportedScore::Mate(-2)
                 } else {
-                    Score::Cp(i as i32 * 7 - 20)
+                    ReportedScore::Cp(i as i32 * 7 - 20)
                 }),
                 depth: Some(i as u32),
                 time_ms: 1234,

@@ -130,32 +130,33 @@ impl UciOption {
     }
 }
 
-/// An engine's evaluation, from the side to move's point of view.
+/// The score an engine reported (its last `info` before `bestmove`), from the
+/// side to move's point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Score {
+pub enum ReportedScore {
     Cp(i32),
     /// Mate in N moves (negative: being mated).
     Mate(i32),
 }
 
-impl Score {
+impl ReportedScore {
     /// Centipawns, mates mapped beyond any material score.
     pub fn as_cp(self) -> i32 {
         match self {
-            Score::Cp(cp) => cp,
-            Score::Mate(n) if n > 0 => 100_000 - n,
-            Score::Mate(n) => -100_000 - n,
+            ReportedScore::Cp(cp) => cp,
+            ReportedScore::Mate(n) if n > 0 => 100_000 - n,
+            ReportedScore::Mate(n) => -100_000 - n,
         }
     }
 }
 
 /// What the engine answered to a `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
+pub struct EngineReply {
     /// The move exactly as sent (may be empty if `bestmove` came alone).
     pub bestmove: String,
     /// The last score / depth from the `info` lines.
-    pub score: Option<Score>,
+    pub score: Option<ReportedScore>,
     pub depth: Option<u32>,
     /// From writing `go` to reading `bestmove`.
     pub elapsed: Duration,
@@ -165,7 +166,7 @@ pub struct SearchResult {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchError {
     /// `bestmove` came after the deadline (but before the engine was given up on).
-    Late(SearchResult),
+    Late(EngineReply),
     /// No `bestmove` even after `stop` and a grace period: the engine hangs.
     Hang(Duration),
     /// The process died (or closed its output); the string says how.
@@ -193,7 +194,8 @@ enum Recv {
     Closed,
 }
 
-pub struct Engine {
+/// A UCI engine running as a child process, driven by the referee.
+pub struct EngineProcess {
     pub name: String,
     child: Child,
     stdin: Option<ChildStdin>,
@@ -205,9 +207,9 @@ pub struct Engine {
     hung: bool,
 }
 
-impl Engine {
+impl EngineProcess {
     /// Spawns the engine and completes the `uci` / `uciok` handshake within `timeout`.
-    pub fn start(cfg: &EngineConfig, timeout: Duration) -> Result<Engine, String> {
+    pub fn start(cfg: &EngineConfig, timeout: Duration) -> Result<EngineProcess, String> {
         let mut cmd = Command::new(&cfg.cmd);
         cmd.args(&cfg.args)
             .stdin(Stdio::piped())
@@ -253,7 +255,7 @@ impl Engine {
                 })
             });
         }
-        let mut engine = Engine {
+        let mut engine = EngineProcess {
             name: cfg.name.clone(),
             child,
             stdin,
@@ -445,7 +447,7 @@ impl Engine {
         go: &str,
         deadline_from_go: Duration,
         grace: Duration,
-    ) -> Result<SearchResult, SearchError> {
+    ) -> Result<EngineReply, SearchError> {
         self.send(position).map_err(|e| self.crash_error(e))?;
         self.send(go).map_err(|e| self.crash_error(e))?;
         let start = Instant::now();
@@ -463,7 +465,7 @@ impl Engine {
                         }
                         let elapsed = start.elapsed();
                         let bestmove = rest.split_whitespace().next().unwrap_or("").to_string();
-                        let result = SearchResult {
+                        let result = EngineReply {
                             bestmove,
                             score,
                             depth,
@@ -526,7 +528,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if !self.hung && matches!(self.child.try_wait(), Ok(None)) {
             let _ = self.send("quit");
@@ -588,7 +590,7 @@ pub fn parse_option(line: &str) -> Option<UciOption> {
 }
 
 /// Updates score and depth from an `info` line (ignores `info string`).
-pub fn parse_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>) {
+pub fn parse_info(line: &str, score: &mut Option<ReportedScore>, depth: &mut Option<u32>) {
     // A progress line names the iteration under way, not a finished one.
     if line.split_whitespace().any(|w| w == "currmove") {
         return;
@@ -603,8 +605,8 @@ pub fn parse_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>
                 }
             }
             "score" => match (words.next(), words.next().and_then(|x| x.parse().ok())) {
-                (Some("cp"), Some(v)) => *score = Some(Score::Cp(v)),
-                (Some("mate"), Some(v)) => *score = Some(Score::Mate(v)),
+                (Some("cp"), Some(v)) => *score = Some(ReportedScore::Cp(v)),
+                (Some("mate"), Some(v)) => *score = Some(ReportedScore::Mate(v)),
                 _ => {}
             },
             _ => {}

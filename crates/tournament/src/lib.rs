@@ -287,7 +287,7 @@ impl<F: FnMut(&GameRecord, &Standings)> Progress for F {
 }
 
 /// What a worker thread tells the reporting thread.
-enum Event {
+enum WorkerEvent {
     Started(usize),
     Finished(usize, Option<GameRecord>),
 }
@@ -295,7 +295,7 @@ enum Event {
 /// Checks that each engine starts, answers the handshake and offers the variant.
 pub fn preflight(spec: &MatchSpec) -> Result<(), String> {
     for cfg in &spec.engines {
-        let mut e = engine::Engine::start(cfg, spec.start_timeout)?;
+        let mut e = engine::EngineProcess::start(cfg, spec.start_timeout)?;
         e.configure(spec.variant, &cfg.options, spec.start_timeout)?;
         log::info!(
             "engine '{}' ready ({})",
@@ -421,7 +421,7 @@ pub fn run_match_from(
     let mut started = 0;
 
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<Event>();
+        let (tx, rx) = mpsc::channel::<WorkerEvent>();
         for _ in 0..workers {
             let tx = tx.clone();
             let (todo, openings, settings, next, stop) =
@@ -439,7 +439,7 @@ pub fn run_match_from(
                     let Some(start_fen) = openings.get(&g.opening) else {
                         break;
                     };
-                    if tx.send(Event::Started(i)).is_err() {
+                    if tx.send(WorkerEvent::Started(i)).is_err() {
                         break;
                     }
                     let (w, b) = pair_mut(&mut slots, g.white, g.black);
@@ -450,7 +450,7 @@ pub fn run_match_from(
                         start_fen,
                     };
                     let rec = referee::play_game(&game, w, b, settings, stop);
-                    if tx.send(Event::Finished(i, rec)).is_err() {
+                    if tx.send(WorkerEvent::Finished(i, rec)).is_err() {
                         break;
                     }
                 }
@@ -462,14 +462,14 @@ pub fn run_match_from(
         let mut next_report = 0;
         for event in rx {
             let (i, rec) = match event {
-                Event::Started(i) => {
+                WorkerEvent::Started(i) => {
                     started += 1;
                     if !stop.load(Ordering::Relaxed) && !engine::interrupted() {
                         progress.game_started(&todo[i], &names, started, todo.len());
                     }
                     continue;
                 }
-                Event::Finished(i, rec) => (i, rec),
+                WorkerEvent::Finished(i, rec) => (i, rec),
             };
             pending.insert(i, rec);
             while let Some(rec) = pending.remove(&next_report) {

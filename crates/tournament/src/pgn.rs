@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 pub use turncoat_rules::pgn::{read_pgn, replay, today, PgnGame, Replayed};
 
-use super::engine::Score;
+use super::engine::ReportedScore;
 use super::referee::GameRecord;
 use turncoat_rules::fen;
 use turncoat_rules::position::Position;
@@ -59,15 +59,15 @@ fn comment_text(s: &str) -> String {
 }
 
 /// The move comment: `{+0.25/12 0.153s}`, `{-M3/20 0.010s}`, `{0.153s}`.
-fn move_comment(score: Option<Score>, depth: Option<u32>, time_ms: u64) -> String {
+fn move_comment(score: Option<ReportedScore>, depth: Option<u32>, time_ms: u64) -> String {
     let mut c = String::new();
     if let Some(s) = score {
         match s {
-            Score::Cp(cp) => {
+            ReportedScore::Cp(cp) => {
                 let sign = if cp < 0 { "-" } else { "+" };
                 let _ = write!(c, "{sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100);
             }
-            Score::Mate(m) => {
+            ReportedScore::Mate(m) => {
                 let sign = if m < 0 { "-" } else { "+" };
                 let _ = write!(c, "{sign}M{}", m.abs());
             }

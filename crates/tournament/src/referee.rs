@@ -9,7 +9,7 @@ use std::time::Duration;
 use shakmaty::Color;
 
 use super::config::EngineConfig;
-use super::engine::{Engine, Score, SearchError};
+use super::engine::{EngineProcess, ReportedScore, SearchError};
 use turncoat_rules::fen;
 use turncoat_rules::game::{Game, Outcome};
 use turncoat_rules::position::Position;
@@ -253,7 +253,7 @@ impl GameResult {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedMove {
     pub token: String,
-    pub score: Option<Score>,
+    pub score: Option<ReportedScore>,
     pub depth: Option<u32>,
     pub time_ms: u64,
 }
@@ -309,7 +309,7 @@ pub struct GameSettings {
 /// crash or hang).
 pub struct EngineSlot {
     pub config: EngineConfig,
-    engine: Option<Engine>,
+    engine: Option<EngineProcess>,
 }
 
 impl EngineSlot {
@@ -321,7 +321,7 @@ impl EngineSlot {
     }
 
     /// A running, configured engine that has seen `ucinewgame`.
-    fn prepare(&mut self, settings: &GameSettings) -> Result<&mut Engine, String> {
+    fn prepare(&mut self, settings: &GameSettings) -> Result<&mut EngineProcess, String> {
         for attempt in 0..2 {
             let reuse = match self.engine.as_mut() {
                 Some(e) => e.is_alive(),
@@ -330,7 +330,7 @@ impl EngineSlot {
             if !reuse {
                 // Kill any leftover first, then start afresh.
                 self.engine = None;
-                let mut e = Engine::start(&self.config, settings.start_timeout)?;
+                let mut e = EngineProcess::start(&self.config, settings.start_timeout)?;
                 e.configure(
                     settings.variant,
                     &self.config.options,
@@ -407,7 +407,7 @@ struct AdjState {
 }
 
 impl AdjState {
-    fn update(&mut self, rules: &Adjudication, side: Color, score: Option<Score>) {
+    fn update(&mut self, rules: &Adjudication, side: Color, score: Option<ReportedScore>) {
         let i = side as usize;
         match score {
             None => {
