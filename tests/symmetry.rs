@@ -118,8 +118,8 @@ fn check_flips<V: Policy>(depths: &[u32]) {
 }
 
 /// The start position with White and with Black to move, at every depth of
-/// [`START_DEPTHS`]: the same edge for either colour, no swing between
-/// consecutive depths.
+/// [`START_DEPTHS`]: no swing between consecutive depths, the same edge for
+/// either colour.
 fn check_start<V: Policy>() {
     let white_first = fen::format(&Position::<V>::startpos());
     let black_first = white_first.replacen(" w ", " b ", 1);
@@ -129,16 +129,6 @@ fn check_start<V: Policy>() {
     };
     let (white, black) = (scores(&white_first), scores(&black_first));
     let depths: Vec<u32> = START_DEPTHS.collect();
-    for (i, &d) in depths.iter().enumerate() {
-        assert!(
-            (white[i] - black[i]).abs() <= FLIP_CP,
-            "{}: at depth {d} the start gives White to move {}, Black to move {} \
-             (by depth: White {white:?}, Black {black:?})",
-            V::NAME,
-            white[i],
-            black[i]
-        );
-    }
     for (side, s) in [("White", &white), ("Black", &black)] {
         for (i, w) in s.windows(2).enumerate() {
             assert!(
@@ -153,6 +143,16 @@ fn check_start<V: Policy>() {
             );
         }
     }
+    for (i, &d) in depths.iter().enumerate() {
+        assert!(
+            (white[i] - black[i]).abs() <= FLIP_CP,
+            "{}: at depth {d} the start gives White to move {}, Black to move {} \
+             (by depth: White {white:?}, Black {black:?})",
+            V::NAME,
+            white[i],
+            black[i]
+        );
+    }
 }
 
 /// Chess with its network. Flipped random-walk positions agree within 1 cp
@@ -162,8 +162,8 @@ fn check_start<V: Policy>() {
 /// to move at most 17 cp apart, at most 18 cp from one depth to the next.
 #[test]
 fn flip_symmetry_chess() {
-    check_flips::<Chess>(&[5, 6]);
     check_start::<Chess>();
+    check_flips::<Chess>(&[5, 6]);
 }
 
 /// Cowardly Crew with its network: a capture converts its neighbours, and
@@ -174,8 +174,8 @@ fn flip_symmetry_chess() {
 /// apart, at most 22 cp from one depth to the next.
 #[test]
 fn flip_symmetry_cowardly_crew() {
-    check_flips::<CowardlyCrew>(&[3]);
     check_start::<CowardlyCrew>();
+    check_flips::<CowardlyCrew>(&[3]);
 }
 
 /// Pacifist: flipped random-walk positions agree exactly at depths 3 and 4;
@@ -184,8 +184,8 @@ fn flip_symmetry_cowardly_crew() {
 /// most 36 cp from one depth to the next (depths 1-2 and 7-8).
 #[test]
 fn flip_symmetry_pacifist() {
-    check_flips::<Pacifist>(&[3, 4]);
     check_start::<Pacifist>();
+    check_flips::<Pacifist>(&[3, 4]);
 }
 
 /// Attending Pawns: flipped random-walk positions agree exactly at depth 3
@@ -196,8 +196,8 @@ fn flip_symmetry_pacifist() {
 /// depth to the next.
 #[test]
 fn flip_symmetry_attending_pawns() {
-    check_flips::<AttendingPawns>(&[3, 7]);
     check_start::<AttendingPawns>();
+    check_flips::<AttendingPawns>(&[3, 7]);
 }
 
 /// Subversion with its network: flipped random-walk positions agree within
@@ -209,8 +209,8 @@ fn flip_symmetry_attending_pawns() {
 /// below what this test calls a swing.
 #[test]
 fn flip_symmetry_subversion() {
-    check_flips::<Subversion>(&[3, 4]);
     check_start::<Subversion>();
+    check_flips::<Subversion>(&[3, 4]);
 }
 
 /// Cruise Pawns: flipped random-walk positions agree within 5 cp at depths 3
@@ -218,6 +218,6 @@ fn flip_symmetry_subversion() {
 /// the colours at most 8 cp apart, at most 28 cp from one depth to the next.
 #[test]
 fn flip_symmetry_cruise_pawns() {
-    check_flips::<CruisePawns>(&[3, 4]);
     check_start::<CruisePawns>();
+    check_flips::<CruisePawns>(&[3, 4]);
 }
