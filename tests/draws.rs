@@ -6,6 +6,8 @@
 //! `Game::outcome`, and searched with the game's history as the UCI front end
 //! passes it.
 
+mod common;
+
 use std::sync::Arc;
 
 use turncoat::engine::policy::Policy;
@@ -393,4 +395,56 @@ fn attending_pawns_repetition_across_a_pawn_move() {
     );
     assert_eq!(search(&g, &["b7a8"]), ("b7a8".to_string(), Score::Cp(0)));
     assert_eq!(search(&g, &[]), ("b7a8".to_string(), Score::Cp(0)));
+}
+
+/// How often a random game of the variant brings back a position from
+/// before its last clock reset (a repetition a search looking back only as
+/// far as the clock would miss): over `games` games of up to 300 plies,
+/// uniformly random legal moves (deterministic).
+fn repetitions_behind_a_reset<V: Variant>(games: usize) -> usize {
+    let mut next = common::xorshift(0x5eed_0043_u64 ^ V::NAME.len() as u64);
+    let mut found = 0;
+    for _ in 0..games {
+        let mut pos = Position::<V>::startpos();
+        let mut keys = vec![pos.key()];
+        let mut last_reset = 0;
+        for _ in 0..300 {
+            let mut moves = MoveList::new();
+            V::legal_moves(&pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            game::play(&mut pos, moves[(next() % moves.len() as u64) as usize]);
+            if pos.halfmoves() == 0 {
+                last_reset = keys.len();
+            }
+            found += usize::from(keys[..last_reset].contains(&pos.key()));
+            keys.push(pos.key());
+        }
+    }
+    found
+}
+
+/// `Variant::CLOCK_RESET_IRREVERSIBLE` lets the search look back only as far
+/// as the halfmove clock; where a variant claims it, no random game repeats
+/// a position from before a reset. (Attending Pawns, which does not claim
+/// it, has such repetitions in these games: a relocation carrying a pawn
+/// back behind its last move.)
+#[test]
+fn clock_resets_claimed_irreversible_are() {
+    fn check<V: Variant>() -> usize {
+        let found = repetitions_behind_a_reset::<V>(1000);
+        assert!(
+            !V::CLOCK_RESET_IRREVERSIBLE || found == 0,
+            "{}: {found} repetitions behind a clock reset",
+            V::NAME
+        );
+        found
+    }
+    check::<Chess>();
+    check::<CowardlyCrew>();
+    check::<Subversion>();
+    check::<CruisePawns>();
+    check::<Pacifist>();
+    assert!(check::<AttendingPawns>() > 0);
 }
