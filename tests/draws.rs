@@ -26,7 +26,7 @@ use turncoat::rules::variants::subversion::Subversion;
 use turncoat::rules::variants::{Variant, VariantKind};
 
 /// Plies searched: deep enough for every line here to reach its drawn or won
-/// end, shallow enough for a debug-free test build.
+/// end (the deepest, Pacifist's lone knight, mates in 5 plies).
 const DEPTH: u32 = 6;
 
 /// The game from `fen` through `moves`, each token legal by the rules.
