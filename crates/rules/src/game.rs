@@ -146,8 +146,9 @@ impl<V: Variant> Game<V> {
     }
 
     /// How often the current position occurred so far (itself included). The
-    /// whole history is scanned: in Pacifist a clock reset (a conversion) is not
-    /// irreversible, so the halfmove window would miss repetitions.
+    /// whole history is scanned: in Pacifist and Attending Pawns a clock reset
+    /// is not irreversible ([`Variant::CLOCK_RESET_IRREVERSIBLE`]), so the
+    /// halfmove window would miss repetitions.
     pub fn repetitions(&self) -> usize {
         let key = self.pos.key();
         self.keys.iter().filter(|&&k| k == key).count()

@@ -895,9 +895,16 @@ impl<'a, V: Policy> Worker<'a, V> {
         best
     }
 
+    /// Has `pos` occurred before, in the game or on the search path? Only
+    /// positions since the last clock reset can repeat where such a reset is
+    /// irreversible; elsewhere the whole history is scanned, as the referee does.
     fn is_repetition(&self, pos: &Position<V>) -> bool {
         let n = self.keys.len();
-        let limit = (pos.halfmoves() as usize).min(n);
+        let limit = if V::CLOCK_RESET_IRREVERSIBLE {
+            (pos.halfmoves() as usize).min(n)
+        } else {
+            n
+        };
         let key = pos.key();
         let mut i = 2;
         while i <= limit {

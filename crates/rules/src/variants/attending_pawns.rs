@@ -510,6 +510,9 @@ impl Variant for AttendingPawns {
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 \
         a1a2,b1b2,c1c2,d1d2,e1e2,f1f2,g1g2,h1h2,a8a7,b8b7,c8c7,d8d7,e8e7,f8f7,g8g7,h8h7";
     const STATE_NAME: &'static str = "Links (celebrity, pawn)";
+    /// Rule 6: the clock resets on an ordinary pawn move, and a relocation
+    /// (which does not reset it) can carry the pawn back.
+    const CLOCK_RESET_IRREVERSIBLE: bool = false;
 
     type State = Links;
     type Cache = ();

@@ -39,6 +39,13 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     const EN_PASSANT: bool = true;
     /// Does standard insufficient material (K v K, K+minor v K) end the game?
     const INSUFFICIENT_MATERIAL: bool = true;
+    /// Does every reset of the halfmove clock make all earlier positions
+    /// unreachable, as a capture or a pawn move does in chess? Then a position
+    /// can only repeat one since the last reset, and a search need look back no
+    /// further than the clock. Where a reset can be undone this is false and
+    /// repetitions are looked for over the whole game (docs/RULES.md, "Common:
+    /// repetition").
+    const CLOCK_RESET_IRREVERSIBLE: bool = true;
     /// Extra state beyond chess: exactly what the FEN 7th field says, so it takes
     /// part in comparing and hashing positions; `()` when there is none.
     type State: Copy + Clone + Default + Debug + PartialEq + Eq + Hash + Send + Sync;

@@ -1105,6 +1105,9 @@ impl Variant for Pacifist {
     const EN_PASSANT: bool = false;
     /// docs/RULES.md: insufficient material is not used in Pacifist.
     const INSUFFICIENT_MATERIAL: bool = false;
+    /// Rule 7: the clock resets on a conversion, and a converted piece can be
+    /// converted back (nothing ever leaves the board).
+    const CLOCK_RESET_IRREVERSIBLE: bool = false;
 
     type State = ();
     /// The influence counts, carried from move to move (see [`Tally::of`]).
