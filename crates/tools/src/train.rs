@@ -811,7 +811,7 @@ mod tests {
     /// written again, is the same file byte for byte.
     #[test]
     fn a_network_read_back_writes_the_same_file() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/nnue");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/src/nnue");
         for variant in VariantKind::ALL {
             let name = variant.name();
             let path = dir.join(format!("{name}.net"));
