@@ -34,7 +34,7 @@ fn after(fen_str: &str, token: &str) -> String {
 fn reject(fen_str: &str) -> String {
     match fen::parse::<V>(fen_str) {
         Ok(_) => panic!("{fen_str} should be rejected"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 

@@ -334,7 +334,10 @@ fn fen_rejections() {
     ];
     for (bad, message) in cases {
         assert_eq!(
-            fen::parse::<CowardlyCrew>(bad).err().as_deref(),
+            fen::parse::<CowardlyCrew>(bad)
+                .err()
+                .map(|e| e.to_string())
+                .as_deref(),
             Some(message),
             "{bad}"
         );

@@ -39,7 +39,7 @@ fn after(p: &Position<V>, token: &str) -> String {
 fn rejected(f: &str) -> String {
     match fen::parse::<V>(f) {
         Ok(p) => panic!("{f} should be rejected, loaded as {}", fen::format(&p)),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 

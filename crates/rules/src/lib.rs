@@ -15,3 +15,8 @@ pub mod pgn;
 pub mod position;
 pub mod variants;
 pub mod zobrist;
+
+pub use fen::FenError;
+pub use game::{MoveError, SetupError};
+pub use pgn::PgnError;
+pub use variants::UnknownVariant;

@@ -37,7 +37,7 @@ impl Spec {
 }
 
 pub fn parse_variant(name: &str) -> Result<VariantKind, String> {
-    name.parse::<VariantKind>()
+    name.parse::<VariantKind>().map_err(String::from)
 }
 
 fn start<V: Variant>(fen_text: Option<&str>) -> Result<Position<V>, String> {

@@ -175,7 +175,7 @@ impl Uci {
                 self.position = spec;
                 self.position_given = true;
             }
-            Err(e) => error(&e),
+            Err(e) => error(&e.to_string()),
         }
     }
 
@@ -206,7 +206,7 @@ impl Uci {
                     send(line);
                 }
             }
-            Err(e) => error(&e),
+            Err(e) => error(&e.to_string()),
         }
     }
 

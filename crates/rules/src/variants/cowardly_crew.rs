@@ -55,7 +55,7 @@ impl Variant for CowardlyCrew {
         }
     }
 
-    fn validate(pos: &Position<Self>) -> Result<(), String> {
+    fn validate(pos: &Position<Self>) -> Result<(), crate::fen::FenError> {
         validate_standard(pos, false)
     }
 

@@ -13,6 +13,7 @@ use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
 use super::{validate_pawn_ranks, Variant};
 use crate::bitboards::{FILE_A, FILE_H};
+use crate::fen::FenError;
 use crate::game::Outcome;
 use crate::movegen::{MoveCounter, MoveSink};
 use crate::moves::{Move, MoveKind, MoveList, PROMOTIONS};
@@ -1175,23 +1176,19 @@ impl Variant for Pacifist {
 
     /// docs/RULES.md: exactly two kings in total; the side not to move must have a king
     /// that is not overly persuaded; no pawn on rank 1 or 8.
-    fn validate(pos: &Position<Self>) -> Result<(), String> {
+    fn validate(pos: &Position<Self>) -> Result<(), FenError> {
         let kings = pos.by_role(Role::King).count();
         if kings != 2 {
-            return Err(format!(
-                "pacifist needs exactly two kings in total, found {kings}"
-            ));
+            return Err(FenError::PacifistKings { found: kings });
         }
         validate_pawn_ranks(pos, false)?;
         let waiting = !pos.turn();
         let their_kings = pos.by_piece(waiting.king());
         if their_kings.is_empty() {
-            return Err(format!("{waiting} (not to move) has no king"));
+            return Err(FenError::WaitingSideHasNoKing { color: waiting });
         }
         if (their_kings & !overly_persuaded(pos, waiting)).is_empty() {
-            return Err(format!(
-                "every king of {waiting} (not to move) is overly persuaded"
-            ));
+            return Err(FenError::WaitingKingsPersuaded { color: waiting });
         }
         Ok(())
     }
