@@ -8,6 +8,7 @@
 pub mod bitboards;
 pub mod fen;
 pub mod game;
+pub mod live;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

@@ -405,6 +405,33 @@ pub fn move_texts(
     (out, None)
 }
 
+/// The readable text of each of `tokens`, all legal in the position `fen`: SAN
+/// in standard chess, the token itself in the variants (as [`move_texts`]
+/// writes a line). A token shakmaty cannot read stays a token.
+pub fn texts_at(variant: VariantKind, fen: &str, tokens: &[String]) -> Vec<String> {
+    if variant != VariantKind::Chess {
+        return tokens.to_vec();
+    }
+    let pos: Option<shakmaty::Chess> = Fen::from_ascii(fen.as_bytes())
+        .ok()
+        .and_then(|f| f.into_position(CastlingMode::Standard).ok());
+    let Some(pos) = pos else {
+        return tokens.to_vec();
+    };
+    tokens
+        .iter()
+        .map(|t| {
+            UciMove::from_ascii(t.as_bytes())
+                .ok()
+                .and_then(|u| u.to_move(&pos).ok())
+                .map_or_else(
+                    || t.clone(),
+                    |m| SanPlus::from_move(pos.clone(), m).to_string(),
+                )
+        })
+        .collect()
+}
+
 /// Today's date in PGN form (UTC), computed from the system clock.
 pub fn today() -> String {
     let secs = std::time::SystemTime::now()

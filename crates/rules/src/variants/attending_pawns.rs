@@ -19,6 +19,7 @@ use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 
 use super::{validate_standard, Variant};
 use crate::fen::FenError;
+use crate::live::{base_action, chess_effects, Action, Effects, Extra, Removal, VariantState, Why};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{write_square, Move, MoveKind, MoveList, PROMOTIONS};
 use crate::position::{castle_side, rook_file, Position};
@@ -664,6 +665,50 @@ impl Variant for AttendingPawns {
             write_square(out, from);
             write_square(out, to);
         }
+    }
+
+    fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {
+        let extras = match created_pawn(mv) {
+            Some(at) => vec![Extra::Create { at }],
+            None => placements(mv)
+                .map(|(from, to)| Extra::Relocate { from, to })
+                .collect(),
+        };
+        (base_action(mv), extras)
+    }
+
+    /// The chess move, then the placements (rules 2 to 4). A placement square
+    /// holding an enemy piece before the move holds it until the pawn captures
+    /// it: the base move only empties squares or fills the celebrity's, which
+    /// is not in its own zone, and the pawns placed before are the mover's.
+    fn effects(pos: &Position<Self>, mv: Move) -> Effects {
+        let mut fx = chess_effects(pos, mv);
+        let us = pos.turn();
+        let capture = |fx: &mut Effects, square: Square| {
+            if let Some(piece) = pos.piece_at(square).filter(|p| p.color != us) {
+                fx.removed.push(Removal {
+                    square,
+                    piece,
+                    why: Why::Captured,
+                });
+            }
+        };
+        if let Some(at) = created_pawn(mv) {
+            capture(&mut fx, at);
+            fx.created.push(at);
+        } else {
+            for (from, to) in placements(mv) {
+                if from != to {
+                    capture(&mut fx, to);
+                    fx.moved.push((from, to));
+                }
+            }
+        }
+        fx
+    }
+
+    fn state_info(pos: &Position<Self>) -> VariantState {
+        VariantState::Links(pos.state().iter().collect())
     }
 }
 

@@ -20,6 +20,9 @@ use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 use super::{validate_king_count, validate_pawn_ranks, Variant};
 use crate::bitboards::{FILE_A, FILE_H};
 use crate::fen::FenError;
+use crate::live::{
+    base_action, chess_effects, Action, Effects, Extra, MissileEvent, Removal, VariantState, Why,
+};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Board, Position};
@@ -107,6 +110,11 @@ impl Missile {
     #[inline]
     pub fn target(self) -> Square {
         self.path.target().unwrap_or(self.launch)
+    }
+
+    /// The missile as front ends see it.
+    pub fn flight(self) -> crate::live::Flight {
+        crate::live::Flight::new(self.launch, self.path.squares().collect())
     }
 }
 
@@ -973,4 +981,84 @@ impl Variant for CruisePawns {
             mv.write_base(out);
         }
     }
+
+    fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {
+        if mv.kind != LAUNCH {
+            return (base_action(mv), Vec::new());
+        }
+        let path = Path(mv.extra).squares().collect();
+        (
+            Action::Launch {
+                from: mv.from,
+                path,
+            },
+            Vec::new(),
+        )
+    }
+
+    /// Rule 3 first while a missile is in flight (a shoot-down, or the
+    /// detonation before any other reply), then the move itself (rules 1-2).
+    fn effects(pos: &Position<Self>, mv: Move) -> Effects {
+        let Some(missile) = *pos.state() else {
+            return free_effects(pos, mv);
+        };
+        let flight = missile.flight();
+        if is_shoot_down(mv) {
+            let mut fx = chess_effects(pos, mv);
+            fx.missile
+                .push(MissileEvent::ShotDown { flight, at: mv.to });
+            return fx;
+        }
+        let mut fx = Effects::default();
+        let target = missile.target();
+        if let Some(piece) = pos.piece_at(target) {
+            fx.removed.push(Removal {
+                square: target,
+                piece,
+                why: Why::BlownUp,
+            });
+        }
+        fx.missile.push(MissileEvent::Detonated(flight));
+        let reply = free_effects(&detonated(pos), mv);
+        fx.moved = reply.moved;
+        fx.promoted = reply.promoted;
+        fx.removed.extend(reply.removed);
+        fx.missile.extend(reply.missile);
+        fx
+    }
+
+    fn state_info(pos: &Position<Self>) -> VariantState {
+        match *pos.state() {
+            Some(missile) => VariantState::Missile(missile.flight()),
+            None => VariantState::None,
+        }
+    }
+}
+
+/// What a move does on a board with no missile in flight: a launch takes the
+/// pawn into the air (or blows it up), anything else is chess.
+fn free_effects(pos: &Position<CruisePawns>, mv: Move) -> Effects {
+    if mv.kind != LAUNCH {
+        return chess_effects(pos, mv);
+    }
+    let mut fx = Effects::default();
+    let path = Path(mv.extra);
+    if path.is_empty() {
+        if let Some(piece) = pos.piece_at(mv.from) {
+            fx.removed.push(Removal {
+                square: mv.from,
+                piece,
+                why: Why::SelfDetonated,
+            });
+        }
+    } else {
+        fx.missile.push(MissileEvent::Launched(
+            Missile {
+                launch: mv.from,
+                path,
+            }
+            .flight(),
+        ));
+    }
+    fx
 }

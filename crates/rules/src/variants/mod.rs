@@ -15,6 +15,7 @@ use shakmaty::{Color, Role};
 
 use crate::fen::FenError;
 use crate::game::Outcome;
+use crate::live::{Action, Effects, Extra, VariantState};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -122,6 +123,23 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// Appends the token of `mv` (base plus extras, `docs/RULES.md`, "Notation").
     fn format_move(_pos: &Position<Self>, mv: Move, out: &mut String) {
         mv.write_base(out);
+    }
+
+    /// What `mv` (legal in `pos`) is, for front ends: the part its token's base
+    /// names and its extras, in token order (the move `format_move` prints).
+    fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {
+        (crate::live::base_action(mv), Vec::new())
+    }
+
+    /// What playing `mv` (legal in `pos`) does to the board, as data for front
+    /// ends: what `play` does, told rather than done.
+    fn effects(pos: &Position<Self>, mv: Move) -> Effects {
+        crate::live::chess_effects(pos, mv)
+    }
+
+    /// The state beyond chess (what the FEN's seventh field says), as data.
+    fn state_info(_pos: &Position<Self>) -> VariantState {
+        VariantState::None
     }
 }
 

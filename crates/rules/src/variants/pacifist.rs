@@ -15,6 +15,7 @@ use super::{validate_pawn_ranks, Variant};
 use crate::bitboards::{FILE_A, FILE_H};
 use crate::fen::FenError;
 use crate::game::Outcome;
+use crate::live::{chess_effects, Effects};
 use crate::movegen::{MoveCounter, MoveSink};
 use crate::moves::{Move, MoveKind, MoveList, PROMOTIONS};
 use crate::position::{castle_side, rook_file, Position};
@@ -641,6 +642,17 @@ impl Tally {
     /// and the overly persuaded squares of the final board (`[black, white]`).
     #[inline]
     pub fn cascade(&mut self, mover: Color) -> (u64, [u64; 2]) {
+        self.cascade_by_round(mover, |_| {})
+    }
+
+    /// [`Tally::cascade`] that shows `round` the pieces each round converts,
+    /// in order (what a front end shows of rule 4).
+    #[inline]
+    pub fn cascade_by_round(
+        &mut self,
+        mover: Color,
+        mut round: impl FnMut(u64),
+    ) -> (u64, [u64; 2]) {
         let mut converted = 0;
         loop {
             let persuaded = self.persuaded();
@@ -649,6 +661,7 @@ impl Tally {
             if turning == 0 {
                 return (converted, persuaded);
             }
+            round(turning);
             let mut next = self.board;
             next.colors[ci(!mover)] ^= turning;
             next.colors[ci(mover)] |= turning;
@@ -1097,6 +1110,19 @@ pub fn pending_conversions(pos: &Position<Pacifist>) -> (Tally, u64, [u64; 2]) {
     (t, converted, persuaded)
 }
 
+/// Rule 4 for a front end: the pieces `mv` (legal in `pos`) converts, round by
+/// round, each round in square order.
+pub fn cascade_rounds(pos: &Position<Pacifist>, mv: Move) -> Vec<Vec<Square>> {
+    let mut after = *pos;
+    after.play_base(mv);
+    let mover = pos.turn();
+    let mut rounds = Vec::new();
+    Tally::of(&after).cascade_by_round(mover, |turning| {
+        rounds.push(Bitboard(turning).into_iter().collect());
+    });
+    rounds
+}
+
 // ----- the rulebook -----
 
 impl Variant for Pacifist {
@@ -1152,6 +1178,15 @@ impl Variant for Pacifist {
         }
         debug_assert!(tally.board.same(&Board::of(pos)), "carried board");
         pos.set_cache(tally);
+    }
+
+    /// The chess part (nothing is captured), then the cascade by rounds.
+    fn effects(pos: &Position<Self>, mv: Move) -> Effects {
+        let mut fx = chess_effects(pos, mv);
+        fx.cascade = cascade_rounds(pos, mv);
+        fx.converted = fx.cascade.iter().flatten().copied().collect();
+        fx.converted.sort_unstable();
+        fx
     }
 
     /// There is no check. The analogue is having no king: every legal move must
