@@ -11,7 +11,7 @@ use turncoat::rules::game::{self, Game};
 use turncoat::rules::movegen::{self, Legality, Stage};
 use turncoat::rules::moves::{MoveKind, MoveList};
 use turncoat::rules::perft;
-use turncoat::rules::position::Position;
+use turncoat::rules::position::{Internals as _, Position};
 use turncoat::rules::variants::attending_pawns::{
     with_created_pawn, with_relocations, AttendingPawns,
 };

@@ -13,7 +13,7 @@ use turncoat::rules::game::{self, Game, Outcome};
 use turncoat::rules::movegen::{self, Legality, Stage};
 use turncoat::rules::moves::{Move, MoveKind, MoveList};
 use turncoat::rules::perft;
-use turncoat::rules::position::Position;
+use turncoat::rules::position::{Internals as _, Position};
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::cowardly_crew::{eligible, CowardlyCrew};
 use turncoat::rules::variants::{rank_of, Variant, VariantKind};

@@ -14,7 +14,7 @@ use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
 use turncoat::rules::moves::MoveList;
 use turncoat::rules::perft;
-use turncoat::rules::position::Position;
+use turncoat::rules::position::{Internals as _, Position};
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::cruise_pawns::{
     detonated, is_shoot_down, shift, CruisePawns, Path, LAUNCH,

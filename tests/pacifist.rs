@@ -13,7 +13,7 @@ use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
 use turncoat::rules::moves::MoveList;
 use turncoat::rules::perft;
-use turncoat::rules::position::Position;
+use turncoat::rules::position::{Internals as _, Position};
 use turncoat::rules::variants::pacifist::{influence, overly_persuaded, Pacifist};
 use turncoat::rules::variants::{Variant, VariantKind};
 

@@ -8,7 +8,7 @@ use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
 use turncoat::rules::moves::{MoveKind, MoveList};
 use turncoat::rules::perft;
-use turncoat::rules::position::Position;
+use turncoat::rules::position::{Internals as _, Position};
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::subversion::{Subversion, SUBVERSION};
 use turncoat::rules::variants::{Variant, VariantKind};
