@@ -4,6 +4,12 @@
 //! without the engine. Nothing here imports from the engine or the front
 //! ends (`tests/layers.rs` checks it). The rules themselves are written down in
 //! `docs/RULES.md`.
+//!
+//! Front ends hold a game of any variant through [`live::LiveGame`], which
+//! answers in types (legal moves with their squares, what a move did, the
+//! variant's state, typed refusals); the engine uses the monomorphised
+//! `Position<V>`, generation and `Variant::play`. What changes a position
+//! other than a move stays inside this crate.
 
 pub mod bitboards;
 pub mod fen;
