@@ -92,7 +92,9 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Perft(args)) => cli::perft(&args),
-        Some(Command::Bench { depth, variant }) => bench::run(variant, depth).map(|_| ()),
+        Some(Command::Bench { depth, variant }) => {
+            bench::run(variant, depth).map(|_| ()).map_err(String::from)
+        }
         #[cfg(feature = "tournament")]
         Some(Command::Match(args)) => tournament::cli::run(*args),
         #[cfg(feature = "tools")]

@@ -11,7 +11,7 @@ use turncoat::rules::game::{self, Game};
 use turncoat::rules::movegen::{self, Legality, Stage};
 use turncoat::rules::moves::{MoveKind, MoveList};
 use turncoat::rules::perft;
-use turncoat::rules::position::Position;
+use turncoat::rules::position::{Internals as _, Position};
 use turncoat::rules::variants::attending_pawns::{
     with_created_pawn, with_relocations, AttendingPawns,
 };
@@ -34,7 +34,7 @@ fn after(fen_str: &str, token: &str) -> String {
 fn reject(fen_str: &str) -> String {
     match fen::parse::<V>(fen_str) {
         Ok(_) => panic!("{fen_str} should be rejected"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 

@@ -13,7 +13,7 @@ use turncoat::rules::game::{self, Game, Outcome};
 use turncoat::rules::movegen::{self, Legality, Stage};
 use turncoat::rules::moves::{Move, MoveKind, MoveList};
 use turncoat::rules::perft;
-use turncoat::rules::position::Position;
+use turncoat::rules::position::{Internals as _, Position};
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::cowardly_crew::{eligible, CowardlyCrew};
 use turncoat::rules::variants::{rank_of, Variant, VariantKind};
@@ -334,7 +334,10 @@ fn fen_rejections() {
     ];
     for (bad, message) in cases {
         assert_eq!(
-            fen::parse::<CowardlyCrew>(bad).err().as_deref(),
+            fen::parse::<CowardlyCrew>(bad)
+                .err()
+                .map(|e| e.to_string())
+                .as_deref(),
             Some(message),
             "{bad}"
         );

@@ -14,7 +14,7 @@ use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
 use turncoat::rules::moves::MoveList;
 use turncoat::rules::perft;
-use turncoat::rules::position::Position;
+use turncoat::rules::position::{Internals as _, Position};
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::cruise_pawns::{
     detonated, is_shoot_down, shift, CruisePawns, Path, LAUNCH,
@@ -39,7 +39,7 @@ fn after(p: &Position<V>, token: &str) -> String {
 fn rejected(f: &str) -> String {
     match fen::parse::<V>(f) {
         Ok(p) => panic!("{f} should be rejected, loaded as {}", fen::format(&p)),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 

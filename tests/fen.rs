@@ -6,7 +6,7 @@ use turncoat::rules::position::Position;
 use turncoat::rules::variants::chess::Chess;
 
 fn parse(s: &str) -> Result<Position<Chess>, String> {
-    fen::parse::<Chess>(s)
+    fen::parse::<Chess>(s).map_err(|e| e.to_string())
 }
 
 #[test]

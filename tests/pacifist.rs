@@ -13,7 +13,7 @@ use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
 use turncoat::rules::moves::MoveList;
 use turncoat::rules::perft;
-use turncoat::rules::position::Position;
+use turncoat::rules::position::{Internals as _, Position};
 use turncoat::rules::variants::pacifist::{influence, overly_persuaded, Pacifist};
 use turncoat::rules::variants::{Variant, VariantKind};
 
@@ -100,7 +100,9 @@ fn reference_examples() {
 
     // Expected difference: docs/RULES.md rejects this FEN, the reference accepted it.
     let e = &differ[0];
-    let err = fen::parse::<Pacifist>(REJECTED_EXAMPLE).expect_err("rejected by docs/RULES.md");
+    let err = fen::parse::<Pacifist>(REJECTED_EXAMPLE)
+        .expect_err("rejected by docs/RULES.md")
+        .to_string();
     assert!(err.contains("no king"), "{err}");
     // Its moves, on the position built without the FEN check.
     let mut p = P::empty();
@@ -737,7 +739,7 @@ fn rule7_halfmove_clock_and_fifty_moves() {
 
 #[test]
 fn fen_rejections() {
-    let err = |f: &str| fen::parse::<Pacifist>(f).expect_err(f);
+    let err = |f: &str| fen::parse::<Pacifist>(f).expect_err(f).to_string();
     assert!(err("8/8/8/8/8/8/8/K7 w - - 0 1").contains("exactly two kings"));
     assert!(err("k7/8/8/8/8/8/8/KK6 w - - 0 1").contains("exactly two kings"));
     assert!(err("kk6/8/8/8/8/8/8/KK6 w - - 0 1").contains("exactly two kings"));

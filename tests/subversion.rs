@@ -8,7 +8,7 @@ use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
 use turncoat::rules::moves::{MoveKind, MoveList};
 use turncoat::rules::perft;
-use turncoat::rules::position::Position;
+use turncoat::rules::position::{Internals as _, Position};
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::subversion::{Subversion, SUBVERSION};
 use turncoat::rules::variants::{Variant, VariantKind};
@@ -382,7 +382,7 @@ fn ordinary_tokens() {
 
 #[test]
 fn fen_rejections() {
-    let err = |f: &str| fen::parse::<Subversion>(f).expect_err(f);
+    let err = |f: &str| fen::parse::<Subversion>(f).expect_err(f).to_string();
     assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 -").contains("seventh"));
     assert!(err("4k3/8/8/8/8/8/8/4K2K w - - 0 1").contains("kings"));
     assert!(err("8/8/8/8/8/8/8/4K3 w - - 0 1").contains("kings"));

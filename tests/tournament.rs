@@ -517,7 +517,7 @@ fn openings_file_reads_fen_and_epd_and_reports_bad_lines() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a fen\n",
     )
     .unwrap();
-    let e = openings::load_file::<Chess>(&file).unwrap_err();
+    let e = openings::load_file::<Chess>(&file).unwrap_err().to_string();
     assert!(e.contains("book.epd:2:"), "{e}");
 }
 

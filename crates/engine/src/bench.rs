@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use crate::policy::Policy;
 use crate::search::{self, Limits};
-use turncoat_rules::fen;
+use turncoat_rules::fen::{self, FenError};
 use turncoat_rules::position::Position;
 use turncoat_rules::variants::VariantKind;
 use turncoat_rules::with_variant;
@@ -43,7 +43,8 @@ pub struct BenchResult {
 }
 
 /// Runs the bench for `variant` at `depth` and prints Stockfish's summary lines.
-pub fn run(variant: VariantKind, depth: u32) -> Result<BenchResult, String> {
+/// The only failure is a built-in position the rules refuse.
+pub fn run(variant: VariantKind, depth: u32) -> Result<BenchResult, FenError> {
     let start = Instant::now();
     let mut nodes = 0;
     let positions: Vec<String> = if variant == VariantKind::Chess {
@@ -68,7 +69,7 @@ pub fn run(variant: VariantKind, depth: u32) -> Result<BenchResult, String> {
     Ok(BenchResult { nodes, millis })
 }
 
-fn bench_one<V: Policy>(fen_str: &str, depth: u32) -> Result<u64, String> {
+fn bench_one<V: Policy>(fen_str: &str, depth: u32) -> Result<u64, FenError> {
     let pos: Position<V> = fen::parse(fen_str)?;
     let limits = Limits {
         depth: Some(depth),

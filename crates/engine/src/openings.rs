@@ -2,10 +2,11 @@
 //! or seeded random walks from the start position. Game pair `r` (0-based) always
 //! gets opening `r`, whatever the concurrency.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::policy::Policy;
-use turncoat_rules::fen;
+use turncoat_rules::fen::{self, FenError};
 use turncoat_rules::game::Game;
 use turncoat_rules::moves::MoveList;
 use turncoat_rules::position::Position;
@@ -21,6 +22,98 @@ pub enum OpeningSource {
     /// `plies` random legal plies from the start position, seeded.
     Random { plies: u32, seed: u64 },
 }
+
+/// Why the openings could not be made. The message (`Display`) is the sentence
+/// a user reads.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum OpeningsError {
+    /// The openings file could not be read.
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// Line `line` (1-based) of the file is not a position of `variant`.
+    Line {
+        path: PathBuf,
+        line: usize,
+        variant: &'static str,
+        error: EpdError,
+    },
+    /// Every position of the file is already decided (or it has none).
+    NoPlayablePosition { path: PathBuf },
+    /// The caller cancelled the random walks.
+    Interrupted,
+    /// No random walk of `plies` plies stayed undecided and level.
+    NoRandomOpening {
+        variant: &'static str,
+        plies: u32,
+        index: u64,
+    },
+}
+
+impl fmt::Display for OpeningsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningsError::Read { path, error } => {
+                write!(f, "cannot read openings file '{}': {error}", path.display())
+            }
+            OpeningsError::Line {
+                path,
+                line,
+                variant,
+                error,
+            } => write!(
+                f,
+                "{}:{line}: not a {variant} position: {error}",
+                path.display()
+            ),
+            OpeningsError::NoPlayablePosition { path } => write!(
+                f,
+                "openings file '{}' holds no playable position",
+                path.display()
+            ),
+            OpeningsError::Interrupted => f.write_str("interrupted while generating the openings"),
+            OpeningsError::NoRandomOpening {
+                variant,
+                plies,
+                index,
+            } => write!(
+                f,
+                "no undecided {plies}-ply random opening found for {variant} (index {index})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OpeningsError {}
+
+/// For front ends that still report errors as text.
+impl From<OpeningsError> for String {
+    fn from(e: OpeningsError) -> String {
+        e.to_string()
+    }
+}
+
+/// Why a line of an openings file is not a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EpdError {
+    /// Fewer than the 4 fields every FEN and EPD line starts with.
+    TooFewFields,
+    /// No prefix of its fields is a FEN the variant accepts (the longest's reason).
+    Fen(FenError),
+}
+
+impl fmt::Display for EpdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EpdError::TooFewFields => f.write_str("a position needs at least 4 fields"),
+            EpdError::Fen(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for EpdError {}
 
 /// SplitMix64: tiny, fast, and fully specified, so a seed means the same openings
 /// on every platform and in every version of this crate.
@@ -51,7 +144,7 @@ pub fn openings(
     variant: VariantKind,
     source: &OpeningSource,
     count: usize,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, OpeningsError> {
     let indices: Vec<usize> = (0..count).collect();
     let map = openings_at(variant, source, &indices, 1, &mut |_, _| {}, &|| false)?;
     Ok(map.into_values().collect())
@@ -69,7 +162,7 @@ pub fn openings_at(
     threads: usize,
     progress: &mut dyn FnMut(usize, usize),
     cancelled: &(dyn Fn() -> bool + Sync),
-) -> Result<std::collections::BTreeMap<usize, String>, String> {
+) -> Result<std::collections::BTreeMap<usize, String>, OpeningsError> {
     turncoat_rules::with_variant!(variant, V => openings_at_for::<V>(source, indices, threads, progress, cancelled))
 }
 
@@ -79,7 +172,7 @@ fn openings_at_for<V: Policy>(
     threads: usize,
     progress: &mut dyn FnMut(usize, usize),
     cancelled: &(dyn Fn() -> bool + Sync),
-) -> Result<std::collections::BTreeMap<usize, String>, String> {
+) -> Result<std::collections::BTreeMap<usize, String>, OpeningsError> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let total = indices.len();
     let out = match source {
@@ -96,9 +189,9 @@ fn openings_at_for<V: Policy>(
         }
         OpeningSource::Random { plies, seed } => {
             let next = AtomicUsize::new(0);
-            let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<String, String>)>();
+            let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<String, OpeningsError>)>();
             let mut map = std::collections::BTreeMap::new();
-            let mut first_err: Option<String> = None;
+            let mut first_err: Option<OpeningsError> = None;
             std::thread::scope(|scope| {
                 for _ in 0..threads.clamp(1, total.max(1)) {
                     let tx = tx.clone();
@@ -107,7 +200,7 @@ fn openings_at_for<V: Policy>(
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&i) = indices.get(k) else { break };
                         let r = if cancelled() {
-                            Err("interrupted while generating the openings".to_string())
+                            Err(OpeningsError::Interrupted)
                         } else {
                             random_opening::<V>(*seed, i as u64, *plies)
                         };
@@ -146,9 +239,11 @@ fn openings_at_for<V: Policy>(
 /// with `#` are skipped; EPD operations after the position are ignored. Positions
 /// that are already decided are skipped with a warning; an unreadable position is
 /// an error naming the file and line.
-pub fn load_file<V: Variant>(path: &Path) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read openings file '{}': {e}", path.display()))?;
+pub fn load_file<V: Variant>(path: &Path) -> Result<Vec<String>, OpeningsError> {
+    let text = std::fs::read_to_string(path).map_err(|error| OpeningsError::Read {
+        path: path.to_path_buf(),
+        error,
+    })?;
     // Some editors start a UTF-8 file with a byte-order mark: it is no part of
     // the first position.
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
@@ -158,13 +253,11 @@ pub fn load_file<V: Variant>(path: &Path) -> Result<Vec<String>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let pos = parse_epd_line::<V>(line).map_err(|e| {
-            format!(
-                "{}:{}: not a {} position: {e}",
-                path.display(),
-                i + 1,
-                V::NAME
-            )
+        let pos = parse_epd_line::<V>(line).map_err(|error| OpeningsError::Line {
+            path: path.to_path_buf(),
+            line: i + 1,
+            variant: V::NAME,
+            error,
         })?;
         if let Some(outcome) = Game::new(pos).outcome() {
             log::warn!(
@@ -178,17 +271,16 @@ pub fn load_file<V: Variant>(path: &Path) -> Result<Vec<String>, String> {
         out.push(fen::format(&pos));
     }
     if out.is_empty() {
-        return Err(format!(
-            "openings file '{}' holds no playable position",
-            path.display()
-        ));
+        return Err(OpeningsError::NoPlayablePosition {
+            path: path.to_path_buf(),
+        });
     }
     Ok(out)
 }
 
 /// A FEN line (4 to 7 fields) or an EPD line (4 fields then `opcode operand;`...):
 /// the longest prefix of fields that parses wins.
-fn parse_epd_line<V: Variant>(line: &str) -> Result<Position<V>, String> {
+fn parse_epd_line<V: Variant>(line: &str) -> Result<Position<V>, EpdError> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     let mut first_err = None;
     for n in (4..=fields.len().min(7)).rev() {
@@ -199,7 +291,7 @@ fn parse_epd_line<V: Variant>(line: &str) -> Result<Position<V>, String> {
             }
         }
     }
-    Err(first_err.unwrap_or_else(|| "a position needs at least 4 fields".to_string()))
+    Err(first_err.map_or(EpdError::TooFewFields, EpdError::Fen))
 }
 
 /// Largest score (centipawns, either side) a random opening may have: random
@@ -222,7 +314,11 @@ fn balanced<V: Policy>(pos: &Position<V>, history: &[u64]) -> bool {
 /// random legal plies from the start position, retried (with the same stream) until
 /// no position on the way ends the game and the last one is roughly level
 /// ([`BALANCE_CP`]). Deterministic in `(seed, index, plies)`.
-pub fn random_opening<V: Policy>(seed: u64, index: u64, plies: u32) -> Result<String, String> {
+pub fn random_opening<V: Policy>(
+    seed: u64,
+    index: u64,
+    plies: u32,
+) -> Result<String, OpeningsError> {
     let mut rng = Rng::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
     // Mix once more so that consecutive indices do not give correlated streams.
     rng = Rng::new(rng.next_u64());
@@ -246,8 +342,9 @@ pub fn random_opening<V: Policy>(seed: u64, index: u64, plies: u32) -> Result<St
         }
         return Ok(fen::format(&game.pos));
     }
-    Err(format!(
-        "no undecided {plies}-ply random opening found for {} (index {index})",
-        V::NAME
-    ))
+    Err(OpeningsError::NoRandomOpening {
+        variant: V::NAME,
+        plies,
+        index,
+    })
 }

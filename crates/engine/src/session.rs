@@ -183,7 +183,7 @@ impl Engine {
                     }
                     Ok(None) => report(Event::PerftDone { total: None }),
                     Err(e) => {
-                        report(Event::Error(e));
+                        report(Event::Error(e.to_string()));
                         report(Event::PerftDone { total: None });
                     }
                 }
@@ -235,6 +235,7 @@ pub fn static_eval(setup: &Setup, variant_terms: bool) -> Result<StaticEval, Str
             }
         })
     })
+    .map_err(String::from)
 }
 
 fn spawn(job: impl FnOnce() + Send + 'static) -> Result<JoinHandle<()>, String> {
@@ -256,7 +257,7 @@ fn run_search<V: Policy>(
         Ok(g) => g,
         Err(e) => {
             shared.finished.store(true, Ordering::Release);
-            report(Event::Error(e));
+            report(Event::Error(e.to_string()));
             report(Event::BestMove {
                 best: None,
                 ponder: None,

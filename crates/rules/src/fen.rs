@@ -2,25 +2,189 @@
 //! Parsing says what is wrong; printing is canonical (docs/RULES.md's en passant rule,
 //! seventh field always printed for variants that have state).
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 use shakmaty::{attacks, Bitboard, Color, File, Piece, Rank, Role, Square};
 
 use crate::position::Position;
+use crate::variants::attending_pawns::LinkError;
+use crate::variants::cruise_pawns::MissileFieldError;
 use crate::variants::Variant;
 
+/// Why a FEN was refused: the field and what is wrong with it, or the rule of
+/// docs/RULES.md ("FEN: rejected positions") the position breaks. The message
+/// (`Display`) is the sentence a user reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FenError {
+    /// Fewer than 4 or more than 7 space-separated fields.
+    FieldCount { found: usize },
+    /// The board field does not have 8 ranks.
+    RankCount { found: usize },
+    /// A digit that is not 1 to 8 in the board field.
+    EmptyCount { found: char, rank: Rank },
+    /// A letter that names no piece in the board field.
+    PieceLetter { found: char, rank: Rank },
+    /// A rank of the board field with more than 8 squares.
+    RankTooLong { rank: Rank },
+    /// A rank of the board field with fewer than 8 squares.
+    RankTooShort { rank: Rank, squares: u32 },
+    /// A side to move other than `w` or `b`.
+    SideToMove { found: String },
+    /// A castling field with a letter other than `KQkq` (or not `-`).
+    Castling { found: String },
+    /// An en passant field that is not a square (or `-`).
+    EnPassantSquare { found: String },
+    /// An en passant square on the wrong rank for the side to move.
+    EnPassantRank { square: Square, expected: Rank },
+    /// A halfmove clock that is not a number.
+    HalfmoveClock { found: String },
+    /// A fullmove number that is not a number.
+    FullmoveNumber { found: String },
+    /// A seventh field in a variant that has none.
+    NoSeventhField {
+        variant: &'static str,
+        found: String,
+    },
+    /// A colour without exactly one king (every variant but Pacifist).
+    KingCount { color: Color, count: usize },
+    /// The side not to move is in check.
+    OpponentInCheck,
+    /// A pawn on rank 1 or 8 (Attending Pawns: on the other side's first rank).
+    PawnOnBackRank { square: Square },
+    /// Pacifist: the kings do not number two in total.
+    PacifistKings { found: usize },
+    /// Pacifist: the side not to move has no king.
+    WaitingSideHasNoKing { color: Color },
+    /// Pacifist: every king of the side not to move is overly persuaded.
+    WaitingKingsPersuaded { color: Color },
+    /// Attending Pawns: a link of the seventh field.
+    Link(LinkError),
+    /// Cruise Pawns: the seventh field does not describe a missile.
+    Missile {
+        field: String,
+        error: MissileFieldError,
+    },
+    /// Cruise Pawns: an en passant square while a missile is in flight (`found`
+    /// is the field as written, when it was read before loading).
+    EnPassantInFlight { found: Option<String> },
+    /// Cruise Pawns: the missile's launch square holds a piece.
+    MissileLaunchOccupied { square: Square },
+    /// Cruise Pawns: a piece of the defender stands on the path before the target.
+    MissilePathBlocked { square: Square },
+    /// Cruise Pawns: the target is not a non-king piece of the side to move.
+    MissileTarget { square: Square },
+    /// Cruise Pawns: the launcher would be in check once the missile detonated.
+    OpponentInCheckAfterDetonation,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::FieldCount { found } => {
+                write!(f, "FEN needs 4 to 7 space-separated fields, found {found}")
+            }
+            FenError::RankCount { found } => {
+                write!(f, "board needs 8 ranks separated by '/', found {found}")
+            }
+            FenError::EmptyCount { found, rank } => write!(
+                f,
+                "bad empty-square count '{found}' in rank {}",
+                rank.char()
+            ),
+            FenError::PieceLetter { found, rank } => {
+                write!(f, "bad piece letter '{found}' in rank {}", rank.char())
+            }
+            FenError::RankTooLong { rank } => {
+                write!(f, "rank {} has more than 8 squares", rank.char())
+            }
+            FenError::RankTooShort { rank, squares } => {
+                write!(f, "rank {} has {squares} squares, expected 8", rank.char())
+            }
+            FenError::SideToMove { found } => {
+                write!(f, "side to move must be 'w' or 'b', found '{found}'")
+            }
+            FenError::Castling { found } => write!(f, "bad castling field '{found}'"),
+            FenError::EnPassantSquare { found } => write!(f, "bad en passant square '{found}'"),
+            FenError::EnPassantRank { square, expected } => write!(
+                f,
+                "en passant square {square} is not on rank {}",
+                expected.char()
+            ),
+            FenError::HalfmoveClock { found } => write!(f, "bad halfmove clock '{found}'"),
+            FenError::FullmoveNumber { found } => write!(f, "bad fullmove number '{found}'"),
+            FenError::NoSeventhField { variant, found } => write!(
+                f,
+                "variant {variant} has no seventh FEN field, found '{found}'"
+            ),
+            FenError::KingCount { color, count } => {
+                write!(f, "{color} has {count} kings, expected exactly one")
+            }
+            FenError::OpponentInCheck => f.write_str("the side not to move is in check"),
+            FenError::PawnOnBackRank { square } => {
+                write!(f, "pawn on {square}: pawns may not stand on rank 1 or 8")
+            }
+            FenError::PacifistKings { found } => write!(
+                f,
+                "pacifist needs exactly two kings in total, found {found}"
+            ),
+            FenError::WaitingSideHasNoKing { color } => {
+                write!(f, "{color} (not to move) has no king")
+            }
+            FenError::WaitingKingsPersuaded { color } => {
+                write!(f, "every king of {color} (not to move) is overly persuaded")
+            }
+            FenError::Link(e) => e.fmt(f),
+            FenError::Missile { field, error } => {
+                write!(f, "bad missile field '{field}': {error}")
+            }
+            FenError::EnPassantInFlight { found } => {
+                f.write_str("en passant field must be '-' while a missile is in flight")?;
+                match found {
+                    Some(ep) => write!(f, ", found '{ep}'"),
+                    None => Ok(()),
+                }
+            }
+            FenError::MissileLaunchOccupied { square } => {
+                write!(f, "missile launch square {square} is occupied")
+            }
+            FenError::MissilePathBlocked { square } => write!(
+                f,
+                "missile path passes the defender's piece on {square} before its target"
+            ),
+            FenError::MissileTarget { square } => write!(
+                f,
+                "missile target {square} is not a non-king piece of the side to move"
+            ),
+            FenError::OpponentInCheckAfterDetonation => {
+                f.write_str("the side not to move is in check (judged on the detonated board)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// For front ends that still report errors as text.
+impl From<FenError> for String {
+    fn from(e: FenError) -> String {
+        e.to_string()
+    }
+}
+
 /// Parses a FEN (4 to 7 fields) for variant `V`.
-pub fn parse<V: Variant>(fen: &str) -> Result<Position<V>, String> {
+pub fn parse<V: Variant>(fen: &str) -> Result<Position<V>, FenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     if fields.len() < 4 || fields.len() > 7 {
-        return Err(format!(
-            "FEN needs 4 to 7 space-separated fields, found {}",
-            fields.len()
-        ));
+        return Err(FenError::FieldCount {
+            found: fields.len(),
+        });
     }
     V::check_fen_fields(&fields)?;
     if fields.len() == 7 && fields[4].parse::<u32>().is_err() {
-        return Err(format!("bad halfmove clock '{}'", fields[4]));
+        return Err(FenError::HalfmoveClock {
+            found: fields[4].to_string(),
+        });
     }
     let mut pos = Position::<V>::empty();
     parse_board(&mut pos, fields[0])?;
@@ -28,17 +192,20 @@ pub fn parse<V: Variant>(fen: &str) -> Result<Position<V>, String> {
     match fields[1] {
         "w" => pos.set_turn(Color::White),
         "b" => pos.set_turn(Color::Black),
-        other => return Err(format!("side to move must be 'w' or 'b', found '{other}'")),
+        other => {
+            return Err(FenError::SideToMove {
+                found: other.to_string(),
+            })
+        }
     }
 
     pos.set_castling(parse_castling(&pos, fields[2])?);
 
     let ep = match fields[3] {
         "-" => None,
-        s => Some(
-            s.parse::<Square>()
-                .map_err(|_| format!("bad en passant square '{s}'"))?,
-        ),
+        s => Some(s.parse::<Square>().map_err(|_| FenError::EnPassantSquare {
+            found: s.to_string(),
+        })?),
     };
     if let Some(sq) = ep {
         let expected = if pos.turn() == Color::White {
@@ -47,24 +214,23 @@ pub fn parse<V: Variant>(fen: &str) -> Result<Position<V>, String> {
             Rank::Third
         };
         if sq.rank() != expected {
-            return Err(format!(
-                "en passant square {sq} is not on rank {}",
-                expected.char()
-            ));
+            return Err(FenError::EnPassantRank {
+                square: sq,
+                expected,
+            });
         }
         pos.set_ep(visible_ep(&pos, sq));
     }
 
     if let Some(h) = fields.get(4) {
-        pos.set_halfmoves(
-            h.parse::<u32>()
-                .map_err(|_| format!("bad halfmove clock '{h}'"))?,
-        );
+        pos.set_halfmoves(h.parse::<u32>().map_err(|_| FenError::HalfmoveClock {
+            found: h.to_string(),
+        })?);
     }
     if let Some(f) = fields.get(5) {
-        let n = f
-            .parse::<u32>()
-            .map_err(|_| format!("bad fullmove number '{f}'"))?;
+        let n = f.parse::<u32>().map_err(|_| FenError::FullmoveNumber {
+            found: f.to_string(),
+        })?;
         pos.set_fullmoves(n.max(1));
     }
 
@@ -75,13 +241,10 @@ pub fn parse<V: Variant>(fen: &str) -> Result<Position<V>, String> {
     Ok(pos)
 }
 
-fn parse_board<V: Variant>(pos: &mut Position<V>, board: &str) -> Result<(), String> {
+fn parse_board<V: Variant>(pos: &mut Position<V>, board: &str) -> Result<(), FenError> {
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 8 {
-        return Err(format!(
-            "board needs 8 ranks separated by '/', found {}",
-            ranks.len()
-        ));
+        return Err(FenError::RankCount { found: ranks.len() });
     }
     for (i, row) in ranks.iter().enumerate() {
         let rank = Rank::new(7 - i as u32);
@@ -89,17 +252,14 @@ fn parse_board<V: Variant>(pos: &mut Position<V>, board: &str) -> Result<(), Str
         for ch in row.chars() {
             if let Some(d) = ch.to_digit(10) {
                 if d == 0 || d > 8 {
-                    return Err(format!(
-                        "bad empty-square count '{ch}' in rank {}",
-                        rank.char()
-                    ));
+                    return Err(FenError::EmptyCount { found: ch, rank });
                 }
                 file += d;
             } else {
                 let role = Role::from_char(ch.to_ascii_lowercase())
-                    .ok_or_else(|| format!("bad piece letter '{ch}' in rank {}", rank.char()))?;
+                    .ok_or(FenError::PieceLetter { found: ch, rank })?;
                 if file >= 8 {
-                    return Err(format!("rank {} has more than 8 squares", rank.char()));
+                    return Err(FenError::RankTooLong { rank });
                 }
                 let color = Color::from_white(ch.is_ascii_uppercase());
                 pos.put(
@@ -109,21 +269,21 @@ fn parse_board<V: Variant>(pos: &mut Position<V>, board: &str) -> Result<(), Str
                 file += 1;
             }
             if file > 8 {
-                return Err(format!("rank {} has more than 8 squares", rank.char()));
+                return Err(FenError::RankTooLong { rank });
             }
         }
         if file != 8 {
-            return Err(format!(
-                "rank {} has {file} squares, expected 8",
-                rank.char()
-            ));
+            return Err(FenError::RankTooShort {
+                rank,
+                squares: file,
+            });
         }
     }
     Ok(())
 }
 
 /// Castling rights whose king and rook stand at home; others are dropped silently.
-fn parse_castling<V: Variant>(pos: &Position<V>, field: &str) -> Result<Bitboard, String> {
+fn parse_castling<V: Variant>(pos: &Position<V>, field: &str) -> Result<Bitboard, FenError> {
     let mut rights = Bitboard::EMPTY;
     if field == "-" {
         return Ok(rights);
@@ -134,7 +294,11 @@ fn parse_castling<V: Variant>(pos: &Position<V>, field: &str) -> Result<Bitboard
             'Q' => (Color::White, File::A),
             'k' => (Color::Black, File::H),
             'q' => (Color::Black, File::A),
-            _ => return Err(format!("bad castling field '{field}'")),
+            _ => {
+                return Err(FenError::Castling {
+                    found: field.to_string(),
+                })
+            }
         };
         let rank = color.backrank();
         let king_home = Square::from_coords(File::E, rank);

@@ -2,10 +2,11 @@
 //! end-of-game rules of docs/RULES.md in their binding order. Shared by the UCI front
 //! end (for `position ... moves`) and the match runner's referee.
 
-use std::fmt::Write as _;
+use std::fmt;
 
 use shakmaty::{Color, Role};
 
+use crate::fen::FenError;
 use crate::moves::{Move, MoveList};
 use crate::position::{Board, Position};
 use crate::variants::{Variant, VariantKind};
@@ -60,43 +61,153 @@ pub fn find_move<V: Variant>(pos: &Position<V>, token: &str) -> Option<Move> {
     })
 }
 
+/// Why a token was refused: the position (as FEN) and what the legal moves
+/// that start the same way are, so that a user who typed `g1f3` in Attending
+/// Pawns reads "did you mean g1f3,g2g2?". The message (`Display`) is the
+/// sentence a user reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The side to move has no legal move at all (the game is over).
+    NoLegalMove { token: String, fen: String },
+    /// No legal move starts like the token: a typo, a token of another variant,
+    /// or no token at all. `stem` is its part before the variant's extras.
+    Unknown {
+        token: String,
+        fen: String,
+        stem: String,
+        in_check: bool,
+    },
+    /// Legal moves start with the token's stem (the same move, target or launch
+    /// with other extras); all of them, in generation order.
+    DidYouMean {
+        token: String,
+        fen: String,
+        candidates: Vec<String>,
+    },
+    /// No legal move starts with the stem, but these leave the token's first
+    /// square.
+    FromSquare {
+        token: String,
+        fen: String,
+        moves: Vec<String>,
+    },
+}
+
+/// How many suggestions a message lists before "(and N more)".
+const SUGGESTIONS_SHOWN: usize = 6;
+
+impl MoveError {
+    /// The refused token.
+    pub fn token(&self) -> &str {
+        match self {
+            MoveError::NoLegalMove { token, .. }
+            | MoveError::Unknown { token, .. }
+            | MoveError::DidYouMean { token, .. }
+            | MoveError::FromSquare { token, .. } => token,
+        }
+    }
+
+    /// The position it was refused in.
+    pub fn fen(&self) -> &str {
+        match self {
+            MoveError::NoLegalMove { fen, .. }
+            | MoveError::Unknown { fen, .. }
+            | MoveError::DidYouMean { fen, .. }
+            | MoveError::FromSquare { fen, .. } => fen,
+        }
+    }
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move '{}' in {}", self.token(), self.fen())?;
+        let (hint, list) = match self {
+            MoveError::NoLegalMove { .. } => {
+                return f.write_str(": the side to move has no legal move")
+            }
+            MoveError::Unknown { stem, in_check, .. } => {
+                write!(f, ": no legal move starts with '{stem}'")?;
+                if *in_check {
+                    f.write_str(" (the side to move is in check)")?;
+                }
+                return Ok(());
+            }
+            MoveError::DidYouMean { candidates, .. } => ("did you mean", candidates),
+            MoveError::FromSquare { moves, .. } => ("the legal moves from that square are", moves),
+        };
+        let shown: Vec<&str> = list
+            .iter()
+            .take(SUGGESTIONS_SHOWN)
+            .map(String::as_str)
+            .collect();
+        write!(f, ": {hint} {}", shown.join(", "))?;
+        if list.len() > SUGGESTIONS_SHOWN {
+            write!(f, " (and {} more)", list.len() - SUGGESTIONS_SHOWN)?;
+        }
+        if matches!(self, MoveError::DidYouMean { .. }) {
+            f.write_str("?")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// For front ends that still report errors as text.
+impl From<MoveError> for String {
+    fn from(e: MoveError) -> String {
+        e.to_string()
+    }
+}
+
 /// Why `token` is not a legal move of `pos`, with the legal tokens that start the
-/// same way (the same piece, target or launch square), so that a user who typed
-/// `g1f3` in Attending Pawns reads "did you mean g1f3,g2g2?".
-pub fn illegal_move<V: Variant>(pos: &Position<V>, token: &str) -> String {
-    const SHOWN: usize = 6;
+/// same way (the same piece, target or launch square).
+pub fn illegal_move<V: Variant>(pos: &Position<V>, token: &str) -> MoveError {
     let mut moves = MoveList::new();
     V::legal_moves(pos, &mut moves);
     let legal: Vec<String> = moves.iter().map(|&m| self::token(pos, m)).collect();
+    let token_s = token.to_string();
+    let fen = crate::fen::format(pos);
+    if legal.is_empty() {
+        return MoveError::NoLegalMove {
+            token: token_s,
+            fen,
+        };
+    }
     // The part before the variant's extras: `g1f3`, `@d5`, `e4`.
     let stem = token.split([',', '*']).next().unwrap_or(token);
     let from = token.get(..2).unwrap_or(token);
-    let mut similar: Vec<&String> = legal.iter().filter(|t| t.starts_with(stem)).collect();
-    let mut hint = "did you mean";
-    if similar.is_empty() && !token.starts_with('@') {
-        similar = legal.iter().filter(|t| t.starts_with(from)).collect();
-        hint = "the legal moves from that square are";
+    let starting = |prefix: &str| -> Vec<String> {
+        legal
+            .iter()
+            .filter(|t| t.starts_with(prefix))
+            .cloned()
+            .collect()
+    };
+    let candidates = starting(stem);
+    if !candidates.is_empty() {
+        return MoveError::DidYouMean {
+            token: token_s,
+            fen,
+            candidates,
+        };
     }
-    let fen = crate::fen::format(pos);
-    let mut msg = format!("illegal move '{token}' in {fen}");
-    if legal.is_empty() {
-        msg.push_str(": the side to move has no legal move");
-    } else if similar.is_empty() {
-        let _ = write!(msg, ": no legal move starts with '{stem}'");
-        if V::in_check(pos) {
-            msg.push_str(" (the side to move is in check)");
-        }
-    } else {
-        let shown: Vec<&str> = similar.iter().take(SHOWN).map(|t| t.as_str()).collect();
-        let _ = write!(msg, ": {hint} {}", shown.join(", "));
-        if similar.len() > SHOWN {
-            let _ = write!(msg, " (and {} more)", similar.len() - SHOWN);
-        }
-        if hint == "did you mean" {
-            msg.push('?');
+    if !token.starts_with('@') {
+        let moves = starting(from);
+        if !moves.is_empty() {
+            return MoveError::FromSquare {
+                token: token_s,
+                fen,
+                moves,
+            };
         }
     }
-    msg
+    MoveError::Unknown {
+        token: token_s,
+        fen,
+        stem: stem.to_string(),
+        in_check: V::in_check(pos),
+    }
 }
 
 /// The canonical token of a move in `pos`.
@@ -133,7 +244,7 @@ impl<V: Variant> Game<V> {
     }
 
     /// Plays a move given as a token; an illegal or malformed token changes nothing.
-    pub fn play_token(&mut self, token: &str) -> Result<Move, String> {
+    pub fn play_token(&mut self, token: &str) -> Result<Move, MoveError> {
         let mv = find_move(&self.pos, token).ok_or_else(|| illegal_move(&self.pos, token))?;
         self.play(mv);
         Ok(mv)
@@ -202,20 +313,52 @@ impl Setup {
     }
 
     /// Builds the game, checking the FEN and every move.
-    pub fn game<V: Variant>(&self) -> Result<Game<V>, String> {
+    pub fn game<V: Variant>(&self) -> Result<Game<V>, SetupError> {
         let start = match &self.fen {
             None => Position::<V>::startpos(),
-            Some(f) => crate::fen::parse::<V>(f).map_err(|e| format!("invalid FEN '{f}': {e}"))?,
+            Some(f) => crate::fen::parse::<V>(f).map_err(|error| SetupError::Fen {
+                fen: f.clone(),
+                error,
+            })?,
         };
         let mut game = Game::new(start);
-        for token in &self.moves {
-            game.play_token(token)?;
+        for (index, token) in self.moves.iter().enumerate() {
+            game.play_token(token)
+                .map_err(|error| SetupError::Move { index, error })?;
         }
         Ok(game)
     }
 
     /// Is every part of it valid?
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), SetupError> {
         crate::with_variant!(self.variant, V => self.game::<V>().map(|_| ()))
+    }
+}
+
+/// Why a (variant, FEN, moves) game could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// The start FEN was refused.
+    Fen { fen: String, error: FenError },
+    /// The move at `index` (0-based) of the list was refused; the message is the
+    /// move's own, which names the token and the position.
+    Move { index: usize, error: MoveError },
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::Fen { fen, error } => write!(f, "invalid FEN '{fen}': {error}"),
+            SetupError::Move { error, .. } => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// For front ends that still report errors as text.
+impl From<SetupError> for String {
+    fn from(e: SetupError) -> String {
+        e.to_string()
     }
 }

@@ -4,10 +4,17 @@
 //! without the engine. Nothing here imports from the engine or the front
 //! ends (`tests/layers.rs` checks it). The rules themselves are written down in
 //! `docs/RULES.md`.
+//!
+//! Front ends hold a game of any variant through [`live::LiveGame`], which
+//! answers in types (legal moves with their squares, what a move did, the
+//! variant's state, typed refusals); the engine uses the monomorphised
+//! `Position<V>`, generation and `Variant::play`. What changes a position
+//! other than a move stays inside this crate.
 
 pub mod bitboards;
 pub mod fen;
 pub mod game;
+pub mod live;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
@@ -15,3 +22,8 @@ pub mod pgn;
 pub mod position;
 pub mod variants;
 pub mod zobrist;
+
+pub use fen::FenError;
+pub use game::{MoveError, SetupError};
+pub use pgn::PgnError;
+pub use variants::UnknownVariant;

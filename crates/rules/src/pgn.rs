@@ -8,10 +8,89 @@ use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Position as _};
 
-use crate::fen;
-use crate::game::{Game, Outcome};
+use std::fmt;
+
+use crate::fen::{self, FenError};
+use crate::game::{Game, MoveError, Outcome};
 use crate::position::Position;
-use crate::variants::{Variant, VariantKind};
+use crate::variants::{UnknownVariant, Variant, VariantKind};
+
+/// Why PGN text could not be read, or a game in it not replayed. The message
+/// (`Display`) is the sentence a user reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PgnError {
+    /// A line starting with `[` that is not `[Key "value"]`.
+    BadTag { line: String },
+    /// A tag whose value is not in double quotes.
+    UnquotedTag { line: String },
+    /// A `{` comment with no `}`.
+    UnterminatedComment,
+    /// Moves or tags after the last result marker.
+    MissingResult,
+    /// The `Variant` tag names no variant Turncoat plays.
+    Variant(UnknownVariant),
+    /// The `FEN` tag was refused.
+    Fen(FenError),
+    /// Standard chess: shakmaty, which reads SAN, refuses the start position
+    /// (`why` is its reason).
+    ChessStart { why: String },
+    /// Standard chess: move `ply` (1-based) is not SAN.
+    BadSan {
+        ply: usize,
+        text: String,
+        why: String,
+    },
+    /// Standard chess: move `ply` is SAN that names no legal move (illegal or
+    /// ambiguous).
+    SanMove {
+        ply: usize,
+        text: String,
+        why: String,
+    },
+    /// Move `ply` was refused by the rules.
+    Move { ply: usize, error: MoveError },
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnError::BadTag { line } => write!(f, "bad tag line '{line}'"),
+            PgnError::UnquotedTag { line } => write!(f, "tag value not quoted in '{line}'"),
+            PgnError::UnterminatedComment => f.write_str("unterminated comment"),
+            PgnError::MissingResult => f.write_str("the last game has no result marker"),
+            PgnError::Variant(e) => e.fmt(f),
+            PgnError::Fen(e) => e.fmt(f),
+            PgnError::ChessStart { why } => f.write_str(why),
+            PgnError::BadSan { ply, text, why } => {
+                write!(f, "move {ply}: bad SAN '{text}': {why}")
+            }
+            PgnError::SanMove { ply, text, why } => write!(f, "move {ply}: '{text}': {why}"),
+            PgnError::Move { ply, error } => write!(f, "move {ply}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for PgnError {}
+
+impl From<UnknownVariant> for PgnError {
+    fn from(e: UnknownVariant) -> Self {
+        PgnError::Variant(e)
+    }
+}
+
+impl From<FenError> for PgnError {
+    fn from(e: FenError) -> Self {
+        PgnError::Fen(e)
+    }
+}
+
+/// For front ends that still report errors as text.
+impl From<PgnError> for String {
+    fn from(e: PgnError) -> String {
+        e.to_string()
+    }
+}
 
 /// A game read from PGN text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -34,21 +113,26 @@ impl PgnGame {
     }
 }
 
-fn parse_tag(line: &str) -> Result<(String, String), String> {
+fn parse_tag(line: &str) -> Result<(String, String), PgnError> {
+    let bad = || PgnError::BadTag {
+        line: line.to_string(),
+    };
     let inner = line
         .trim()
         .strip_prefix('[')
         .and_then(|l| l.strip_suffix(']'))
-        .ok_or_else(|| format!("bad tag line '{line}'"))?;
+        .ok_or_else(bad)?;
     let (key, rest) = inner
         .trim()
         .split_once(char::is_whitespace)
-        .ok_or_else(|| format!("bad tag line '{line}'"))?;
+        .ok_or_else(bad)?;
     let rest = rest.trim();
     let quoted = rest
         .strip_prefix('"')
         .and_then(|r| r.strip_suffix('"'))
-        .ok_or_else(|| format!("tag value not quoted in '{line}'"))?;
+        .ok_or_else(|| PgnError::UnquotedTag {
+            line: line.to_string(),
+        })?;
     let mut value = String::new();
     let mut chars = quoted.chars();
     while let Some(c) = chars.next() {
@@ -67,7 +151,7 @@ fn parse_tag(line: &str) -> Result<(String, String), String> {
 pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// Splits PGN text into games (tags, moves, per-move comments, result).
-pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
+pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     let mut games = Vec::new();
     let mut cur = PgnGame::default();
     let mut in_moves = false;
@@ -128,7 +212,7 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
                     comment.push(c2);
                 }
                 if !closed {
-                    return Err("unterminated comment".to_string());
+                    return Err(PgnError::UnterminatedComment);
                 }
                 if let Some(last) = cur.comments.last_mut() {
                     *last = Some(comment.split_whitespace().collect::<Vec<_>>().join(" "));
@@ -176,7 +260,7 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
     }
     flush_word(&mut word, &mut cur, &mut games, &mut in_moves);
     if !cur.moves.is_empty() || !cur.tags.is_empty() {
-        return Err("the last game has no result marker".to_string());
+        return Err(PgnError::MissingResult);
     }
     Ok(games)
 }
@@ -195,7 +279,7 @@ pub struct Replayed {
 /// Replays a PGN game with the referee's rules: `[Variant]` (absent = chess) and
 /// `[FEN]` select the start; chess moves are SAN (read by shakmaty), variant moves
 /// are tokens. Any illegal move is an error.
-pub fn replay(game: &PgnGame) -> Result<Replayed, String> {
+pub fn replay(game: &PgnGame) -> Result<Replayed, PgnError> {
     let variant = match game.tag("Variant") {
         None => VariantKind::Chess,
         Some(v) => {
@@ -210,7 +294,7 @@ pub fn replay(game: &PgnGame) -> Result<Replayed, String> {
     crate::with_variant!(variant, V => replay_v::<V>(game, variant))
 }
 
-fn replay_v<V: Variant>(game: &PgnGame, variant: VariantKind) -> Result<Replayed, String> {
+fn replay_v<V: Variant>(game: &PgnGame, variant: VariantKind) -> Result<Replayed, PgnError> {
     let start = match game.tag("FEN") {
         Some(f) => fen::parse::<V>(f)?,
         None => Position::<V>::startpos(),
@@ -219,10 +303,11 @@ fn replay_v<V: Variant>(game: &PgnGame, variant: VariantKind) -> Result<Replayed
     let mut tokens = Vec::with_capacity(game.moves.len());
     let mut chess = if variant == VariantKind::Chess {
         let f = fen::format(&start);
+        let refused = |why: String| PgnError::ChessStart { why };
         let p: shakmaty::Chess = Fen::from_ascii(f.as_bytes())
-            .map_err(|e| e.to_string())?
+            .map_err(|e| refused(e.to_string()))?
             .into_position(CastlingMode::Standard)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| refused(e.to_string()))?;
         Some(p)
     } else {
         None
@@ -231,11 +316,17 @@ fn replay_v<V: Variant>(game: &PgnGame, variant: VariantKind) -> Result<Replayed
         let token = match chess.as_mut() {
             Some(pos) => {
                 let san: San = SanPlus::from_ascii(text.as_bytes())
-                    .map_err(|e| format!("move {}: bad SAN '{text}': {e}", i + 1))?
+                    .map_err(|e| PgnError::BadSan {
+                        ply: i + 1,
+                        text: text.clone(),
+                        why: e.to_string(),
+                    })?
                     .san;
-                let m = san
-                    .to_move(pos)
-                    .map_err(|e| format!("move {}: '{text}': {e}", i + 1))?;
+                let m = san.to_move(pos).map_err(|e| PgnError::SanMove {
+                    ply: i + 1,
+                    text: text.clone(),
+                    why: e.to_string(),
+                })?;
                 let uci = m.to_uci(CastlingMode::Standard).to_string();
                 pos.play_unchecked(m);
                 uci
@@ -243,7 +334,7 @@ fn replay_v<V: Variant>(game: &PgnGame, variant: VariantKind) -> Result<Replayed
             None => text.clone(),
         };
         g.play_token(&token)
-            .map_err(|e| format!("move {}: {e}", i + 1))?;
+            .map_err(|error| PgnError::Move { ply: i + 1, error })?;
         tokens.push(token);
     }
     Ok(Replayed {
@@ -312,6 +403,33 @@ pub fn move_texts(
         }
     }
     (out, None)
+}
+
+/// The readable text of each of `tokens`, all legal in the position `fen`: SAN
+/// in standard chess, the token itself in the variants (as [`move_texts`]
+/// writes a line). A token shakmaty cannot read stays a token.
+pub fn texts_at(variant: VariantKind, fen: &str, tokens: &[String]) -> Vec<String> {
+    if variant != VariantKind::Chess {
+        return tokens.to_vec();
+    }
+    let pos: Option<shakmaty::Chess> = Fen::from_ascii(fen.as_bytes())
+        .ok()
+        .and_then(|f| f.into_position(CastlingMode::Standard).ok());
+    let Some(pos) = pos else {
+        return tokens.to_vec();
+    };
+    tokens
+        .iter()
+        .map(|t| {
+            UciMove::from_ascii(t.as_bytes())
+                .ok()
+                .and_then(|u| u.to_move(&pos).ok())
+                .map_or_else(
+                    || t.clone(),
+                    |m| SanPlus::from_move(pos.clone(), m).to_string(),
+                )
+        })
+        .collect()
 }
 
 /// Today's date in PGN form (UTC), computed from the system clock.

@@ -286,11 +286,14 @@ impl<V: Variant> Position<V> {
         self.castling.contains(sq).then_some(sq)
     }
 
-    // ----- mutating: every change keeps board, key and castling rights consistent -----
+    // ----- mutating: every change keeps board, key and castling rights consistent.
+    // Private to the rules: outside them a position changes only by a legal move
+    // (`Variant::play`, `game::Game`, `live::LiveGame`), and the search's null
+    // move. -----
 
     /// Places `piece` on an empty square.
     #[inline]
-    pub fn put(&mut self, sq: Square, piece: Piece) {
+    pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
         self.board.put(sq, piece);
         self.key ^= zobrist::piece(sq, piece);
     }
@@ -298,7 +301,7 @@ impl<V: Variant> Position<V> {
     /// Removes and returns the piece on `sq`; any castling right tied to the square
     /// is lost (docs/RULES.md: a right dies when its piece leaves or is removed).
     #[inline]
-    pub fn take(&mut self, sq: Square) -> Option<Piece> {
+    pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
         let piece = self.board.take(sq)?;
         self.key ^= zobrist::piece(sq, piece);
         self.touch_castling(sq);
@@ -307,7 +310,7 @@ impl<V: Variant> Position<V> {
 
     /// Changes the colour of the piece on `sq` (a conversion). Castling rights of
     /// the square are lost; a converted piece never gains one.
-    pub fn recolor(&mut self, sq: Square, color: Color) {
+    pub(crate) fn recolor(&mut self, sq: Square, color: Color) {
         if let Some(piece) = self.take(sq) {
             self.put(sq, Piece { color, ..piece });
         }
@@ -315,21 +318,21 @@ impl<V: Variant> Position<V> {
 
     /// Drops the castling rights that depend on `sq` (king or rook home square).
     #[inline]
-    pub fn touch_castling(&mut self, sq: Square) {
+    pub(crate) fn touch_castling(&mut self, sq: Square) {
         let lost = castling_lost_by(sq) & self.castling;
         if lost.any() {
             self.set_castling(self.castling & !lost);
         }
     }
 
-    pub fn set_castling(&mut self, rights: Bitboard) {
+    pub(crate) fn set_castling(&mut self, rights: Bitboard) {
         let rights = rights & CASTLING_CORNERS;
         self.key ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
         self.castling = rights;
     }
 
     #[inline]
-    pub fn set_ep(&mut self, ep: Option<Square>) {
+    pub(crate) fn set_ep(&mut self, ep: Option<Square>) {
         if let Some(old) = self.ep {
             self.key ^= zobrist::ep(old);
         }
@@ -340,7 +343,7 @@ impl<V: Variant> Position<V> {
     }
 
     #[inline]
-    pub fn set_turn(&mut self, turn: Color) {
+    pub(crate) fn set_turn(&mut self, turn: Color) {
         if turn != self.turn {
             self.key ^= zobrist::turn();
             self.turn = turn;
@@ -348,31 +351,31 @@ impl<V: Variant> Position<V> {
     }
 
     #[inline]
-    pub fn set_halfmoves(&mut self, n: u32) {
+    pub(crate) fn set_halfmoves(&mut self, n: u32) {
         self.halfmoves = n;
     }
 
     #[inline]
-    pub fn set_fullmoves(&mut self, n: u32) {
+    pub(crate) fn set_fullmoves(&mut self, n: u32) {
         self.fullmoves = n;
     }
 
     /// Replaces the variant state, keeping the key in sync.
     #[inline]
-    pub fn set_state(&mut self, state: V::State) {
+    pub(crate) fn set_state(&mut self, state: V::State) {
         self.key ^= V::state_key(&self.state) ^ V::state_key(&state);
         self.state = state;
     }
 
     /// Replaces the variant's carried facts (no key change: they are derived).
     #[inline]
-    pub fn set_cache(&mut self, cache: V::Cache) {
+    pub(crate) fn set_cache(&mut self, cache: V::Cache) {
         self.cache = cache;
     }
 
     /// Hands the move to the other side (and counts full moves after Black).
     #[inline]
-    pub fn pass_turn(&mut self) {
+    pub(crate) fn pass_turn(&mut self) {
         if self.turn == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
@@ -384,7 +387,7 @@ impl<V: Variant> Position<V> {
     /// the halfmove clock, then passes the turn. Returns the captured piece and its
     /// square. Variant hooks run their post-move effects after this.
     #[inline]
-    pub fn play_base(&mut self, mv: Move) -> Option<(Square, Piece)> {
+    pub(crate) fn play_base(&mut self, mv: Move) -> Option<(Square, Piece)> {
         let us = self.turn;
         self.set_ep(None);
         self.halfmoves = self.halfmoves.saturating_add(1);
@@ -442,7 +445,8 @@ impl<V: Variant> Position<V> {
         captured
     }
 
-    /// Null move for the search: pass the turn, clear en passant.
+    /// Null move for the search: pass the turn, clear en passant. Public, unlike
+    /// the other primitives: the engine's null-move pruning needs it.
     pub fn play_null(&mut self) {
         self.set_ep(None);
         self.halfmoves = self.halfmoves.saturating_add(1);
@@ -481,6 +485,43 @@ impl<V: Variant> Position<V> {
     /// Raw key reset, for FEN loading.
     pub(crate) fn refresh_key(&mut self) {
         self.key = self.compute_key();
+    }
+}
+
+/// The mutating primitives for code outside the rules that must build or
+/// change a position square by square: the rulebook oracles of the test
+/// suite, which check the fast generators against naive ones. Only with the
+/// `internals` feature; front ends play moves instead.
+#[cfg(feature = "internals")]
+pub trait Internals {
+    /// Places a piece on an empty square.
+    fn put(&mut self, sq: Square, piece: Piece);
+    /// Removes and returns the piece on a square (castling rights tied to it die).
+    fn take(&mut self, sq: Square) -> Option<Piece>;
+    /// Changes the colour of the piece on a square.
+    fn recolor(&mut self, sq: Square, color: Color);
+    /// Applies the chess part of a move and passes the turn.
+    fn play_base(&mut self, mv: Move) -> Option<(Square, Piece)>;
+    /// Sets the halfmove clock.
+    fn set_halfmoves(&mut self, n: u32);
+}
+
+#[cfg(feature = "internals")]
+impl<V: Variant> Internals for Position<V> {
+    fn put(&mut self, sq: Square, piece: Piece) {
+        Position::put(self, sq, piece)
+    }
+    fn take(&mut self, sq: Square) -> Option<Piece> {
+        Position::take(self, sq)
+    }
+    fn recolor(&mut self, sq: Square, color: Color) {
+        Position::recolor(self, sq, color)
+    }
+    fn play_base(&mut self, mv: Move) -> Option<(Square, Piece)> {
+        Position::play_base(self, mv)
+    }
+    fn set_halfmoves(&mut self, n: u32) {
+        Position::set_halfmoves(self, n)
     }
 }
 

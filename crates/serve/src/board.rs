@@ -1,21 +1,18 @@
-//! Positions for the page: replay a (variant, FEN, tokens) game through the
-//! rules, list the legal tokens, and work out what the last move did by
-//! comparing the boards before and after it. Also SAN (chess) and PGN in the
-//! match runner's dialect.
+//! Positions for the page: a (variant, FEN, tokens) game is played through the
+//! rules' face ([`LiveGame`]), whose answers (legal moves and their squares,
+//! what the last move did, the missile in flight, the links) become the page's
+//! JSON. Also PGN import, and export in the match runner's dialect.
 
 use shakmaty::{Color, Square};
 
 use super::protocol::{
-    GameEnd, LastMove, Missile, PgnGameInfo, PositionInfo, Squares, MAX_FEN_BYTES, MAX_MOVES,
-    MAX_PGN_GAMES,
+    GameEnd, LastMove, LegalMove, Missile, MoveKind, PgnGameInfo, PositionInfo, Squares,
+    MAX_FEN_BYTES, MAX_MOVES, MAX_PGN_GAMES,
 };
-use turncoat_rules::fen;
-use turncoat_rules::game::{self, Game, Outcome};
-use turncoat_rules::moves::MoveList;
+use turncoat_rules::game::Outcome;
+use turncoat_rules::live::{Action, Extra, Flight, LiveGame, MoveInfo, Start, VariantState};
 use turncoat_rules::pgn;
-use turncoat_rules::position::Position;
-use turncoat_rules::variants::{Variant, VariantKind};
-use turncoat_rules::with_variant;
+use turncoat_rules::variants::VariantKind;
 
 /// A game as the page describes it: checked when built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,26 +34,34 @@ impl Spec {
 }
 
 pub fn parse_variant(name: &str) -> Result<VariantKind, String> {
-    name.parse::<VariantKind>()
+    name.parse::<VariantKind>().map_err(String::from)
 }
 
-fn start<V: Variant>(fen_text: Option<&str>) -> Result<Position<V>, String> {
-    match fen_text.map(str::trim) {
-        None | Some("") | Some("startpos") => Ok(Position::<V>::startpos()),
-        Some(f) if f.len() > MAX_FEN_BYTES => Err(format!(
-            "invalid FEN: longer than {MAX_FEN_BYTES} characters"
-        )),
-        Some(f) => fen::parse::<V>(f).map_err(|e| format!("invalid FEN '{f}': {e}")),
-    }
-}
-
-fn replay<V: Variant>(start_pos: Position<V>, moves: &[String]) -> Result<Game<V>, String> {
+/// The game the page asks for, every part checked: the FEN first, then the
+/// number of moves, then each move.
+fn replay(
+    variant: VariantKind,
+    fen_text: Option<&str>,
+    moves: &[String],
+) -> Result<LiveGame, String> {
+    let start = match fen_text.map(str::trim) {
+        None | Some("") | Some("startpos") => Start::Startpos,
+        Some(f) if f.len() > MAX_FEN_BYTES => {
+            return Err(format!(
+                "invalid FEN: longer than {MAX_FEN_BYTES} characters"
+            ))
+        }
+        Some(f) => Start::Fen(f),
+    };
+    let mut game = LiveGame::new(variant, start).map_err(|e| match start {
+        Start::Fen(f) => format!("invalid FEN '{f}': {e}"),
+        Start::Startpos => e.to_string(),
+    })?;
     if moves.len() > MAX_MOVES {
         return Err(format!("too many moves (at most {MAX_MOVES})"));
     }
-    let mut game = Game::new(start_pos);
     for (i, token) in moves.iter().enumerate() {
-        game.play_token(token)
+        game.play(token)
             .map_err(|e| format!("move {}: {e}", i + 1))?;
     }
     Ok(game)
@@ -68,40 +73,21 @@ pub fn describe(
     fen_text: Option<&str>,
     moves: &[String],
 ) -> Result<(Spec, PositionInfo), String> {
-    with_variant!(variant, V => describe_v::<V>(variant, fen_text, moves))
-}
-
-fn square_name(sq: Square) -> String {
-    sq.to_string()
-}
-
-fn describe_v<V: Variant>(
-    variant: VariantKind,
-    fen_text: Option<&str>,
-    moves: &[String],
-) -> Result<(Spec, PositionInfo), String> {
-    let start_pos = start::<V>(fen_text)?;
-    let game = replay(start_pos, moves)?;
-    let start_fen = fen::format(&start_pos);
-    let pos = &game.pos;
-    let mut list = MoveList::new();
-    V::legal_moves(pos, &mut list);
-    let legal = list.iter().map(|&m| game::token(pos, m)).collect();
-    let last = match moves.last() {
-        None => None,
-        Some(token) => {
-            let mut before = start_pos;
-            for &mv in &game.moves[..game.moves.len() - 1] {
-                game::play(&mut before, mv);
-            }
-            Some(last_move(variant, &before, pos, token))
+    let game = replay(variant, fen_text, moves)?;
+    let start_fen = game.start_fen();
+    let legal_moves: Vec<LegalMove> = game.legal_moves().iter().map(legal_move).collect();
+    let last = game.history().last().map(|played| {
+        let fx = &played.effects;
+        LastMove {
+            token: played.info.token.clone(),
+            san: played.info.text.clone(),
+            kind: kind(&played.info),
+            squares: names(&played.info.squares),
+            converted: names(&fx.converted),
+            cascade: fx.cascade.iter().map(|round| names(round)).collect(),
+            removed: names(&played.emptied()),
         }
-    };
-    let check = if V::in_check(pos) {
-        pos.king_of(pos.turn()).map(square_name)
-    } else {
-        None
-    };
+    });
     let outcome = game.outcome().map(|o| GameEnd {
         result: o.result().to_string(),
         winner: match o {
@@ -110,25 +96,28 @@ fn describe_v<V: Variant>(
         },
         reason: o.reason().to_string(),
     });
-    let fen_now = fen::format(pos);
-    let seventh = fen_now.split_whitespace().nth(6).unwrap_or("-");
-    let missile = match variant {
-        VariantKind::CruisePawns => parse_missile(seventh),
-        _ => None,
-    };
-    let links = match variant {
-        VariantKind::AttendingPawns => parse_links(seventh),
-        _ => Vec::new(),
+    let (missile, links) = match game.state() {
+        VariantState::Missile(flight) => (Some(missile(&flight)), Vec::new()),
+        VariantState::Links(links) => (
+            None,
+            links
+                .iter()
+                .map(|(c, p)| [c.to_string(), p.to_string()])
+                .collect(),
+        ),
+        VariantState::None => (None, Vec::new()),
     };
     let info = PositionInfo {
         variant: variant.name().to_string(),
         start_fen: start_fen.clone(),
-        fen: fen_now,
+        fen: game.fen(),
         moves: moves.to_vec(),
-        turn: color_name(pos.turn()).to_string(),
-        legal,
+        start_ply: game.start_ply(),
+        turn: color_name(game.side_to_move()).to_string(),
+        legal: legal_moves.iter().map(|m| m.token.clone()).collect(),
+        legal_moves,
         last,
-        check,
+        check: game.checked_king().map(|k| k.to_string()),
         outcome,
         missile,
         links,
@@ -141,6 +130,10 @@ fn describe_v<V: Variant>(
     Ok((spec, info))
 }
 
+fn names(squares: &[Square]) -> Squares {
+    squares.iter().map(Square::to_string).collect()
+}
+
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "white",
@@ -148,135 +141,65 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
-/// The squares a token names, in order (`@e5,a2` gives e5, a2).
-pub fn token_squares(token: &str) -> Squares {
-    let b = token.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i + 1 < b.len() {
-        if (b'a'..=b'h').contains(&b[i]) && (b'1'..=b'8').contains(&b[i + 1]) {
-            out.push(token[i..i + 2].to_string());
-            i += 2;
-        } else {
-            i += 1;
-        }
+fn missile(flight: &Flight) -> Missile {
+    Missile {
+        launch: flight.launch.to_string(),
+        path: names(&flight.path),
+        target: flight.target.to_string(),
+        shootable: names(&flight.shootable),
     }
-    out
 }
 
-/// `e4*e5f6g7` (or `-`) as a missile.
-fn parse_missile(field: &str) -> Option<Missile> {
-    let (launch, path) = field.split_once('*')?;
-    Some(Missile {
-        launch: launch.to_string(),
-        path: token_squares(path),
-    })
+fn kind(info: &MoveInfo) -> MoveKind {
+    match &info.action {
+        Action::Move { .. } => "move",
+        Action::Subvert { .. } => "subversion",
+        Action::Launch { path, .. } if path.is_empty() => "detonation",
+        Action::Launch { .. } => "launch",
+    }
 }
 
-/// `a1a2,b1b2` as pairs.
-fn parse_links(field: &str) -> Vec<[String; 2]> {
-    field
-        .split(',')
-        .filter_map(|l| {
-            let sq = token_squares(l);
-            match sq.as_slice() {
-                [c, p] => Some([c.clone(), p.clone()]),
-                _ => None,
+/// The page's clicks for a move (see [`LegalMove::steps`]).
+fn legal_move(info: &MoveInfo) -> LegalMove {
+    let steps = match &info.action {
+        Action::Move {
+            from,
+            to,
+            promotion,
+        } => {
+            let mut steps = vec![from.to_string(), to.to_string()];
+            steps.extend(promotion.map(|role| format!("={}", role.char())));
+            for extra in &info.extras {
+                steps.push(match extra {
+                    Extra::Spare => ",n".to_string(),
+                    Extra::Relocate { to, .. } => to.to_string(),
+                    Extra::Create { at } => at.to_string(),
+                });
             }
-        })
-        .collect()
-}
-
-fn last_move<V: Variant>(
-    variant: VariantKind,
-    before: &Position<V>,
-    after: &Position<V>,
-    token: &str,
-) -> LastMove {
-    let squares = token_squares(token);
-    let subversion = token.starts_with('@');
-    // Squares pieces leave by moving: the base move's origin (or the launch
-    // square) and each relocated attendant's origin; a subversion moves nothing.
-    let mut origins: Vec<String> = Vec::new();
-    if !subversion {
-        origins.extend(squares.first().cloned());
-        for extra in token.split(',').skip(1) {
-            if extra.len() == 4 {
-                origins.extend(token_squares(&extra[..2]));
-            }
+            steps
         }
-    }
-    let mut converted = Vec::new();
-    let mut removed = Vec::new();
-    for sq in Square::ALL {
-        let name = square_name(sq);
-        match (before.piece_at(sq), after.piece_at(sq)) {
-            (Some(b), Some(a)) if b.color != a.color && b.role == a.role => {
-                // A capture onto a square by a piece of the same kind is no
-                // conversion: skip the squares the token moves pieces to,
-                // except a subversion's target, which is one.
-                let named = squares.iter().skip(1).any(|s| *s == name)
-                    || (!subversion && squares.first() == Some(&name));
-                let is_target = subversion && squares.first() == Some(&name);
-                if is_target || !named {
-                    converted.push(name);
-                }
-            }
-            (Some(_), None) if !origins.contains(&name) => removed.push(name),
-            _ => {}
-        }
-    }
-    let cascade = if variant == VariantKind::Pacifist && !converted.is_empty() {
-        pacifist_cascade(&fen::format(before), token)
-            .filter(|rounds| {
-                let mut all: Vec<String> = rounds.iter().flatten().cloned().collect();
-                all.sort();
-                let mut want = converted.clone();
-                want.sort();
-                all == want
-            })
-            .unwrap_or_else(|| vec![converted.clone()])
-    } else {
-        Vec::new()
+        Action::Subvert { target, paid } => std::iter::once(target)
+            .chain(paid)
+            .map(Square::to_string)
+            .collect(),
+        // The pawn clicked again arms the missile.
+        Action::Launch { from, path } => [from, from]
+            .into_iter()
+            .chain(path)
+            .map(Square::to_string)
+            .collect(),
     };
-    let san = san_line(variant, &fen::format(before), &[token.to_string()])
-        .pop()
-        .unwrap_or_else(|| token.to_string());
-    LastMove {
-        token: token.to_string(),
-        san,
-        squares,
-        converted,
-        cascade,
-        removed,
+    LegalMove {
+        token: info.token.clone(),
+        san: info.text.clone(),
+        kind: kind(info),
+        steps,
     }
-}
-
-/// Pacifist rule 4, round by round, replayed on a copy: the chess part of the
-/// move, then each round's overly persuaded pieces of the side that did not move.
-fn pacifist_cascade(before_fen: &str, token: &str) -> Option<Vec<Squares>> {
-    use turncoat_rules::variants::pacifist::{overly_persuaded, Pacifist};
-    let mut pos = fen::parse::<Pacifist>(before_fen).ok()?;
-    let mv = game::find_move(&pos, token)?;
-    let mover = pos.turn();
-    pos.play_base(mv);
-    let mut rounds = Vec::new();
-    for _ in 0..64 {
-        let flip = overly_persuaded(&pos, !mover) & pos.by_color(!mover);
-        if flip.is_empty() {
-            break;
-        }
-        rounds.push(flip.into_iter().map(square_name).collect());
-        for sq in flip {
-            pos.recolor(sq, mover);
-        }
-    }
-    Some(rounds)
 }
 
 /// The moves as the board shows them: SAN in chess, tokens in the variants.
 pub fn san_line(variant: VariantKind, start_fen: &str, tokens: &[String]) -> Vec<String> {
-    turncoat_rules::pgn::move_texts(variant, start_fen, tokens).0
+    pgn::move_texts(variant, start_fen, tokens).0
 }
 
 /// Reads PGN text and replays each game through the rules (SAN in chess).
@@ -292,9 +215,9 @@ pub fn import_pgn(text: &str) -> Result<Vec<PgnGameInfo>, String> {
     for (i, g) in games.iter().enumerate() {
         let replayed = pgn::replay(g).map_err(|e| format!("game {}: {e}", i + 1))?;
         let start_fen = match g.tag("FEN") {
-            Some(f) => with_variant!(replayed.variant, V => fen::parse::<V>(f)
-                .map(|p| fen::format(&p)))
-            .map_err(|e| format!("game {}: {e}", i + 1))?,
+            Some(f) => LiveGame::new(replayed.variant, Start::Fen(f))
+                .map(|game| game.start_fen())
+                .map_err(|e| format!("game {}: {e}", i + 1))?,
             None => replayed.variant.start_fen().to_string(),
         };
         out.push(PgnGameInfo {
@@ -323,11 +246,10 @@ pub fn export_pgn(
     white: &str,
     black: &str,
 ) -> Result<String, String> {
-    let (spec, info) = describe(variant, fen_text, moves)?;
-    let result = info
-        .outcome
-        .as_ref()
-        .map_or("*".to_string(), |o| o.result.clone());
+    let game = replay(variant, fen_text, moves)?;
+    let start_fen = game.start_fen();
+    let outcome = game.outcome();
+    let result = outcome.map_or("*", |o| o.result()).to_string();
     let date = pgn::today();
     let mut s = String::new();
     let mut tag = |k: &str, v: &str| {
@@ -343,42 +265,31 @@ pub fn export_pgn(
     if variant != VariantKind::Chess {
         tag("Variant", variant.name());
     }
-    if spec.start_fen != variant.start_fen() {
+    if start_fen != variant.start_fen() {
         tag("SetUp", "1");
-        tag("FEN", &spec.start_fen);
+        tag("FEN", &start_fen);
     }
-    if info.outcome.is_some() {
+    if outcome.is_some() {
         tag("Termination", "normal");
     }
     tag("PlyCount", &moves.len().to_string());
     s.push('\n');
-    let fields: Vec<&str> = spec.start_fen.split_whitespace().collect();
-    let mut fullmove = fields
-        .get(5)
-        .and_then(|x| x.parse::<u32>().ok())
-        .unwrap_or(1);
-    let mut white_to_move = fields.get(1) != Some(&"b");
     let mut words: Vec<String> = Vec::new();
-    for (i, text) in san_line(variant, &spec.start_fen, moves)
-        .into_iter()
-        .enumerate()
-    {
-        if white_to_move {
+    for (i, played) in game.history().iter().enumerate() {
+        let ply = game.start_ply() as usize + i;
+        let fullmove = ply / 2 + 1;
+        if ply.is_multiple_of(2) {
             words.push(format!("{fullmove}."));
         } else if i == 0 {
             words.push(format!("{fullmove}..."));
         }
-        words.push(text);
-        if !white_to_move {
-            fullmove += 1;
-        }
-        white_to_move = !white_to_move;
+        words.push(played.info.text.clone());
     }
-    if let Some(o) = &info.outcome {
-        words.extend(format!("{{{}}}", o.reason).split(' ').map(str::to_string));
+    if let Some(o) = outcome {
+        words.extend(format!("{{{}}}", o.reason()).split(' ').map(str::to_string));
     }
     words.push(result);
-    turncoat_rules::pgn::push_movetext(&mut s, words);
+    pgn::push_movetext(&mut s, words);
     Ok(s)
 }
 
@@ -386,13 +297,83 @@ pub fn export_pgn(
 mod tests {
     use super::*;
 
+    fn steps(variant: VariantKind, fen: Option<&str>, token: &str) -> Vec<String> {
+        let (_, info) = describe(variant, fen, &[]).unwrap();
+        info.legal_moves
+            .into_iter()
+            .find(|m| m.token == token)
+            .unwrap_or_else(|| panic!("{token}"))
+            .steps
+    }
+
+    /// The clicks of each kind of token, as the page entered them when it
+    /// split the tokens itself.
     #[test]
-    fn squares_of_tokens() {
-        assert_eq!(token_squares("e2e4"), vec!["e2", "e4"]);
-        assert_eq!(token_squares("@e5,a2,b1"), vec!["e5", "a2", "b1"]);
-        assert_eq!(token_squares("e4*e5f6g7"), vec!["e4", "e5", "f6", "g7"]);
-        assert_eq!(token_squares("e7e8q,d7"), vec!["e7", "e8", "d7"]);
-        assert_eq!(token_squares("d4e5,n"), vec!["d4", "e5"]);
+    fn steps_of_moves() {
+        use VariantKind::*;
+        assert_eq!(steps(Chess, None, "e2e4"), ["e2", "e4"]);
+        let cc = Some("7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1");
+        assert_eq!(steps(CowardlyCrew, cc, "d4e5,n"), ["d4", "e5", ",n"]);
+        let sv = Some("7k/8/8/2p1r3/3N4/8/6PP/RNB1K3 w - - 0 1");
+        assert_eq!(
+            steps(Subversion, sv, "@e5,g2,h2,d4"),
+            ["e5", "g2", "h2", "d4"]
+        );
+        assert_eq!(steps(AttendingPawns, None, "b1c3,b2d3"), ["b1", "c3", "d3"]);
+        let ap = Some("5r2/4P3/8/7k/8/8/8/K6N w - - 0 1 h1e7");
+        assert_eq!(
+            steps(AttendingPawns, ap, "e7f8q,g7"),
+            ["e7", "f8", "=q", "g7"]
+        );
+        let cp = Some("7r/P7/8/8/8/8/8/K6k w - - 0 1 -");
+        assert_eq!(
+            steps(CruisePawns, cp, "a7*b8c8d8e8f8g8h8"),
+            ["a7", "a7", "b8", "c8", "d8", "e8", "f8", "g8", "h8"]
+        );
+        assert_eq!(steps(CruisePawns, cp, "a7*"), ["a7", "a7"]);
+        assert_eq!(steps(CruisePawns, cp, "a7a8q"), ["a7", "a8", "=q"]);
+    }
+
+    /// Castling moves the rook: its start square is not marked as a removed
+    /// piece's (the board diff that came before the rules' effects marked it).
+    #[test]
+    fn castling_removes_nothing() {
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let moves = ["e1g1".to_string()];
+        let (_, info) = describe(VariantKind::Chess, Some(fen), &moves).unwrap();
+        let last = info.last.expect("a last move");
+        assert_eq!(last.san, "O-O");
+        assert_eq!(last.squares, ["e1", "g1"]);
+        assert!(last.removed.is_empty(), "{:?}", last.removed);
+    }
+
+    #[test]
+    fn what_the_page_gets_beside_the_tokens() {
+        // Kinds of the last move; the missile's target and shootable squares.
+        let fen = "7r/P7/8/8/8/8/8/K6k w - - 0 1 -";
+        let launch = ["a7*b6c5d5e5f6g7h8".to_string()];
+        let (_, info) = describe(VariantKind::CruisePawns, Some(fen), &launch).unwrap();
+        assert_eq!(info.last.as_ref().unwrap().kind, "launch");
+        let missile = info.missile.expect("in flight");
+        assert_eq!(missile.target, "h8");
+        assert_eq!(missile.shootable, ["b6", "c5", "d5", "e5", "f6", "g7"]);
+        let (_, info) =
+            describe(VariantKind::CruisePawns, Some(fen), &["a7*".to_string()]).unwrap();
+        assert_eq!(info.last.unwrap().kind, "detonation");
+        let sv = "1r5k/8/2n5/3pb3/3N4/8/6PP/K7 w - - 0 1";
+        let (_, info) =
+            describe(VariantKind::Subversion, Some(sv), &["@e5,g2".to_string()]).unwrap();
+        assert_eq!(info.last.unwrap().kind, "subversion");
+        // The legal moves come in the order of `legal`, with their SAN.
+        let (_, info) = describe(VariantKind::Chess, None, &[]).unwrap();
+        let tokens: Vec<&str> = info.legal_moves.iter().map(|m| m.token.as_str()).collect();
+        assert_eq!(tokens, info.legal);
+        let nf3 = info.legal_moves.iter().find(|m| m.token == "g1f3").unwrap();
+        assert_eq!((nf3.san.as_str(), nf3.kind), ("Nf3", "move"));
+        // Plies before the start: move 12, Black to move.
+        let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 12";
+        let (_, info) = describe(VariantKind::Chess, Some(fen), &[]).unwrap();
+        assert_eq!(info.start_ply, 23);
     }
 
     #[test]
@@ -402,5 +383,10 @@ mod tests {
         assert!(text.contains("1. e4 e5 2. Nf3 *"), "{text}");
         let games = import_pgn(&text).unwrap();
         assert_eq!(games[0].moves, moves);
+        // Numbering from a start with Black to move at move 12.
+        let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 12";
+        let moves: Vec<String> = ["e7e5", "g1f3"].map(String::from).to_vec();
+        let text = export_pgn(VariantKind::Chess, Some(fen), &moves, "a", "b").unwrap();
+        assert!(text.contains("12... e5 13. Nf3 *"), "{text}");
     }
 }

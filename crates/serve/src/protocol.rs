@@ -82,12 +82,33 @@ pub enum Request {
 /// A square list, e.g. `["e2","e4"]`.
 pub type Squares = Vec<String>;
 
+/// What kind of move a token is, as the page enters and marks it: `move` (a
+/// piece moves, with any promotion or extras), `subversion`, `launch` or
+/// `detonation` (a launch with no path).
+pub type MoveKind = &'static str;
+
+/// A legal move as the page enters it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct LegalMove {
+    pub token: String,
+    /// SAN in chess, the token in the variants.
+    pub san: String,
+    pub kind: MoveKind,
+    /// The clicks and choices that enter it, in order: squares, a promotion
+    /// (`=q`), Cowardly Crew's spare form (`,n`), attendants' squares; for a
+    /// subversion the target, then the paid squares (clicked in any order);
+    /// for a launch the pawn twice, then the path.
+    pub steps: Vec<String>,
+}
+
 /// What the last move did, for the page to show.
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct LastMove {
     pub token: String,
     /// SAN in chess, the token in the variants.
     pub san: String,
+    /// As [`LegalMove::kind`].
+    pub kind: MoveKind,
     /// Every square the token names (from, to, targets, paid squares, path).
     pub squares: Squares,
     /// Pieces that changed colour (same piece, other owner).
@@ -104,6 +125,10 @@ pub struct LastMove {
 pub struct Missile {
     pub launch: String,
     pub path: Squares,
+    /// The last square of the path: the piece it destroys.
+    pub target: String,
+    /// The path before the target: where it may be shot down (when empty).
+    pub shootable: Squares,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -122,10 +147,15 @@ pub struct PositionInfo {
     pub start_fen: String,
     pub fen: String,
     pub moves: Vec<String>,
+    /// Plies before the start position (from its move number and side to
+    /// move), what numbers the moves.
+    pub start_ply: u32,
     /// `white` or `black`.
     pub turn: String,
     /// Every legal token, in the generator's order.
     pub legal: Vec<String>,
+    /// The same moves with how the page enters them.
+    pub legal_moves: Vec<LegalMove>,
     pub last: Option<LastMove>,
     /// The king in check, if any.
     pub check: Option<String>,

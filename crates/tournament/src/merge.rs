@@ -64,9 +64,9 @@ fn read_games(text: &str) -> Result<(Vec<PgnGame>, bool), String> {
     match last_game_start(text) {
         Some(start) => match read_pgn(&text[..start]) {
             Ok(games) => Ok((games, true)),
-            Err(_) => Err(e),
+            Err(_) => Err(e.to_string()),
         },
-        None => Err(e),
+        None => Err(e.to_string()),
     }
 }
 

@@ -183,7 +183,7 @@ impl Uci {
                 self.position = spec;
                 self.position_given = true;
             }
-            Err(e) => error(&e),
+            Err(e) => error(&e.to_string()),
         }
     }
 
@@ -214,7 +214,7 @@ impl Uci {
                     send(line);
                 }
             }
-            Err(e) => error(&e),
+            Err(e) => error(&e.to_string()),
         }
     }
 

@@ -73,6 +73,37 @@ fn advise_huge_pages(ptr: *mut u8, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 
+/// Why a hash table of the size asked for could not be made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashError {
+    /// More bytes than an allocation can hold.
+    TooLarge { megabytes: usize },
+    /// The allocator refused.
+    OutOfMemory { megabytes: usize },
+}
+
+impl std::fmt::Display for HashError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HashError::TooLarge { megabytes } => {
+                write!(f, "a {megabytes} MB hash table is too large")
+            }
+            HashError::OutOfMemory { megabytes } => {
+                write!(f, "cannot allocate a {megabytes} MB hash table")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HashError {}
+
+/// For front ends that still report errors as text.
+impl From<HashError> for String {
+    fn from(e: HashError) -> String {
+        e.to_string()
+    }
+}
+
 impl TranspositionTable {
     /// A table of (at most) `megabytes` MB. Small sizes cannot fail; use
     /// [`TranspositionTable::try_new`] for sizes a user typed.
@@ -82,18 +113,18 @@ impl TranspositionTable {
 
     /// Allocates zeroed memory (the OS hands out zero pages lazily, so a large
     /// table costs nothing until used) and reports failure instead of aborting.
-    pub fn try_new(megabytes: usize) -> Result<Self, String> {
+    pub fn try_new(megabytes: usize) -> Result<Self, HashError> {
         let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
         let n = (bytes / std::mem::size_of::<Slot>()).max(1024);
-        let layout = std::alloc::Layout::array::<Slot>(n)
-            .map_err(|_| format!("a {megabytes} MB hash table is too large"))?;
+        let layout =
+            std::alloc::Layout::array::<Slot>(n).map_err(|_| HashError::TooLarge { megabytes })?;
         // SAFETY: `Slot` is two `AtomicU64`, for which all-zero bytes are a valid
         // value; the pointer comes from the global allocator with the layout of
         // `n` slots, which is what `Vec::from_raw_parts` requires.
         let slots = unsafe {
             let ptr = std::alloc::alloc_zeroed(layout) as *mut Slot;
             if ptr.is_null() {
-                return Err(format!("cannot allocate a {megabytes} MB hash table"));
+                return Err(HashError::OutOfMemory { megabytes });
             }
             advise_huge_pages(ptr as *mut u8, layout.size());
             Vec::from_raw_parts(ptr, n, n)

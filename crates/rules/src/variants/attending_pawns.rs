@@ -18,6 +18,8 @@ use std::fmt::Write as _;
 use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 
 use super::{validate_standard, Variant};
+use crate::fen::FenError;
+use crate::live::{base_action, chess_effects, Action, Effects, Extra, Removal, VariantState, Why};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{write_square, Move, MoveKind, MoveList, PROMOTIONS};
 use crate::position::{castle_side, rook_file, Position};
@@ -584,7 +586,7 @@ impl Variant for AttendingPawns {
         pos.set_state(links);
     }
 
-    fn parse_state(pos: &Position<Self>, field: Option<&str>) -> Result<Links, String> {
+    fn parse_state(pos: &Position<Self>, field: Option<&str>) -> Result<Links, FenError> {
         let mut links = Links::default();
         let Some(field) = field else {
             // Default: each pawn on its own 2nd rank attends the same-colour
@@ -606,16 +608,20 @@ impl Variant for AttendingPawns {
             return Ok(links);
         }
         for pair in field.split(',') {
-            let bad = || format!("bad link '{pair}': expected <celebrity square><pawn square>");
+            let bad = || {
+                FenError::Link(LinkError::Malformed {
+                    pair: pair.to_string(),
+                })
+            };
             if pair.len() != 4 || !pair.is_ascii() {
                 return Err(bad());
             }
             let celebrity: Square = pair[..2].parse().map_err(|_| bad())?;
             let pawn: Square = pair[2..].parse().map_err(|_| bad())?;
-            check_link(pos, celebrity, pawn)?;
+            check_link(pos, celebrity, pawn).map_err(FenError::Link)?;
             for sq in [celebrity, pawn] {
                 if links.is_linked(sq) {
-                    return Err(format!("square {sq} appears in two links"));
+                    return Err(FenError::Link(LinkError::Twice { square: sq }));
                 }
             }
             links.link(celebrity, pawn);
@@ -642,10 +648,10 @@ impl Variant for AttendingPawns {
         state.key
     }
 
-    fn validate(pos: &Position<Self>) -> Result<(), String> {
+    fn validate(pos: &Position<Self>) -> Result<(), FenError> {
         validate_standard(pos, true)?;
         for (c, p) in pos.state().iter() {
-            check_link(pos, c, p)?;
+            check_link(pos, c, p).map_err(FenError::Link)?;
         }
         Ok(())
     }
@@ -663,29 +669,112 @@ impl Variant for AttendingPawns {
             write_square(out, to);
         }
     }
+
+    fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {
+        let extras = match created_pawn(mv) {
+            Some(at) => vec![Extra::Create { at }],
+            None => placements(mv)
+                .map(|(from, to)| Extra::Relocate { from, to })
+                .collect(),
+        };
+        (base_action(mv), extras)
+    }
+
+    /// The chess move, then the placements (rules 2 to 4). A placement square
+    /// holding an enemy piece before the move holds it until the pawn captures
+    /// it: the base move only empties squares or fills the celebrity's, which
+    /// is not in its own zone, and the pawns placed before are the mover's.
+    fn effects(pos: &Position<Self>, mv: Move) -> Effects {
+        let mut fx = chess_effects(pos, mv);
+        let us = pos.turn();
+        let capture = |fx: &mut Effects, square: Square| {
+            if let Some(piece) = pos.piece_at(square).filter(|p| p.color != us) {
+                fx.removed.push(Removal {
+                    square,
+                    piece,
+                    why: Why::Captured,
+                });
+            }
+        };
+        if let Some(at) = created_pawn(mv) {
+            capture(&mut fx, at);
+            fx.created.push(at);
+        } else {
+            for (from, to) in placements(mv) {
+                if from != to {
+                    capture(&mut fx, to);
+                    fx.moved.push((from, to));
+                }
+            }
+        }
+        fx
+    }
+
+    fn state_info(pos: &Position<Self>) -> VariantState {
+        VariantState::Links(pos.state().iter().collect())
+    }
 }
+
+/// Why a link of the seventh FEN field was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    /// Not `<celebrity square><pawn square>`.
+    Malformed { pair: String },
+    /// A square that is an end of two links.
+    Twice { square: Square },
+    /// The celebrity square is empty.
+    NoCelebrity { celebrity: Square, pawn: Square },
+    /// The celebrity square holds a pawn.
+    PawnAsCelebrity { celebrity: Square, pawn: Square },
+    /// The pawn is not the celebrity's colour.
+    WrongColour { celebrity: Square, pawn: Square },
+    /// The pawn square holds no pawn.
+    NoPawn { celebrity: Square, pawn: Square },
+}
+
+impl std::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LinkError::Malformed { pair } => write!(
+                f,
+                "bad link '{pair}': expected <celebrity square><pawn square>"
+            ),
+            LinkError::Twice { square } => write!(f, "square {square} appears in two links"),
+            LinkError::NoCelebrity { celebrity, pawn } => {
+                write!(f, "link {celebrity}{pawn}: no celebrity on {celebrity}")
+            }
+            LinkError::PawnAsCelebrity { celebrity, pawn } => write!(
+                f,
+                "link {celebrity}{pawn}: {celebrity} holds a pawn, not a celebrity"
+            ),
+            LinkError::WrongColour { celebrity, pawn } => write!(
+                f,
+                "link {celebrity}{pawn}: the pawn on {pawn} is not the celebrity's colour"
+            ),
+            LinkError::NoPawn { celebrity, pawn } => {
+                write!(f, "link {celebrity}{pawn}: no pawn on {pawn}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
 
 /// docs/RULES.md FEN check: a link joins a celebrity to a pawn of the same colour.
 fn check_link(
     pos: &Position<AttendingPawns>,
     celebrity: Square,
     pawn: Square,
-) -> Result<(), String> {
+) -> Result<(), LinkError> {
     let Some(c) = pos.piece_at(celebrity) else {
-        return Err(format!(
-            "link {celebrity}{pawn}: no celebrity on {celebrity}"
-        ));
+        return Err(LinkError::NoCelebrity { celebrity, pawn });
     };
     if c.role == Role::Pawn {
-        return Err(format!(
-            "link {celebrity}{pawn}: {celebrity} holds a pawn, not a celebrity"
-        ));
+        return Err(LinkError::PawnAsCelebrity { celebrity, pawn });
     }
     match pos.piece_at(pawn) {
         Some(p) if p.role == Role::Pawn && p.color == c.color => Ok(()),
-        Some(p) if p.role == Role::Pawn => Err(format!(
-            "link {celebrity}{pawn}: the pawn on {pawn} is not the celebrity's colour"
-        )),
-        _ => Err(format!("link {celebrity}{pawn}: no pawn on {pawn}")),
+        Some(p) if p.role == Role::Pawn => Err(LinkError::WrongColour { celebrity, pawn }),
+        _ => Err(LinkError::NoPawn { celebrity, pawn }),
     }
 }

@@ -15,6 +15,7 @@ use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
 use super::{rank_of, validate_standard, Variant};
 use crate::bitboards::neighbourhood;
+use crate::live::{base_action, chess_effects, Action, Effects, Extra};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -55,7 +56,7 @@ impl Variant for CowardlyCrew {
         }
     }
 
-    fn validate(pos: &Position<Self>) -> Result<(), String> {
+    fn validate(pos: &Position<Self>) -> Result<(), crate::fen::FenError> {
         validate_standard(pos, false)
     }
 
@@ -64,6 +65,24 @@ impl Variant for CowardlyCrew {
         if mv.extra & CONVERT_NONE != 0 {
             out.push_str(",n");
         }
+    }
+
+    fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {
+        let extras = if mv.extra & CONVERT_NONE != 0 {
+            vec![Extra::Spare]
+        } else {
+            Vec::new()
+        };
+        (base_action(mv), extras)
+    }
+
+    /// The chess move, then rule 3's conversions (as `play` decides them).
+    fn effects(pos: &Position<Self>, mv: Move) -> Effects {
+        let mut fx = chess_effects(pos, mv);
+        if mv.extra & CONVERT_NONE == 0 {
+            fx.converted = eligible(pos, mv).into_iter().collect();
+        }
+        fx
     }
 }
 

@@ -17,8 +17,12 @@
 
 use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 
-use super::{validate_pawn_ranks, Variant};
+use super::{validate_king_count, validate_pawn_ranks, Variant};
 use crate::bitboards::{FILE_A, FILE_H};
+use crate::fen::FenError;
+use crate::live::{
+    base_action, chess_effects, Action, Effects, Extra, MissileEvent, Removal, VariantState, Why,
+};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Board, Position};
@@ -106,6 +110,11 @@ impl Missile {
     #[inline]
     pub fn target(self) -> Square {
         self.path.target().unwrap_or(self.launch)
+    }
+
+    /// The missile as front ends see it.
+    pub fn flight(self) -> crate::live::Flight {
+        crate::live::Flight::new(self.launch, self.path.squares().collect())
     }
 }
 
@@ -719,49 +728,110 @@ fn play_free(pos: &mut Position<CruisePawns>, mv: Move) {
 
 // ----- FEN -----
 
+/// Why the seventh FEN field does not describe a missile in flight (its syntax
+/// and geometry; the board is checked by `validate`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MissileFieldError {
+    /// Not `<launch>*<path>` (nor `-`).
+    Shape,
+    /// The launch square is not a square.
+    LaunchSquare { found: String },
+    /// The path is not a list of squares.
+    Path { found: String },
+    /// A path square is not a square.
+    PathSquare { found: String },
+    /// A missile in flight flies 1 to 7 squares.
+    Length { found: usize },
+    /// The launch square is on the launcher's starting rank.
+    LaunchOnStartingRank { square: Square },
+    /// The launch square is on rank 1 or 8.
+    LaunchOnBackRank { square: Square },
+    /// A path square is not a neighbour of the one before it.
+    NotNeighbour { square: Square, previous: Square },
+    /// The path turns by more than 45 degrees.
+    SharpTurn { at: Square },
+}
+
+impl std::fmt::Display for MissileFieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MissileFieldError::Shape => f.write_str("expected <launch>*<path> or '-'"),
+            MissileFieldError::LaunchSquare { found } => {
+                write!(f, "bad launch square '{found}'")
+            }
+            MissileFieldError::Path { found } => write!(f, "bad path '{found}'"),
+            MissileFieldError::PathSquare { found } => write!(f, "bad square '{found}'"),
+            MissileFieldError::Length { found } => write!(
+                f,
+                "a missile in flight flies 1 to {MAX_PATH} squares, found {found}"
+            ),
+            MissileFieldError::LaunchOnStartingRank { square } => write!(
+                f,
+                "launch square {square} is on the launcher's starting rank"
+            ),
+            MissileFieldError::LaunchOnBackRank { square } => write!(
+                f,
+                "launch square {square} is on rank 1 or 8, where no pawn stands"
+            ),
+            MissileFieldError::NotNeighbour { square, previous } => {
+                write!(f, "{square} is not a neighbour of {previous}")
+            }
+            MissileFieldError::SharpTurn { at } => {
+                write!(f, "the path turns more than 45 degrees at {at}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MissileFieldError {}
+
 /// Reads `<launch>*<s1>...<sk>` (syntax and geometry; the board is checked by
 /// `validate`).
-fn parse_missile(pos: &Position<CruisePawns>, field: &str) -> Result<Missile, String> {
-    let bad = |why: String| format!("bad missile field '{field}': {why}");
-    let (launch, path_str) = field
-        .split_once('*')
-        .ok_or_else(|| bad("expected <launch>*<path> or '-'".to_string()))?;
+fn parse_missile(pos: &Position<CruisePawns>, field: &str) -> Result<Missile, FenError> {
+    read_missile(pos, field).map_err(|error| FenError::Missile {
+        field: field.to_string(),
+        error,
+    })
+}
+
+fn read_missile(pos: &Position<CruisePawns>, field: &str) -> Result<Missile, MissileFieldError> {
+    let (launch, path_str) = field.split_once('*').ok_or(MissileFieldError::Shape)?;
     let launch: Square = launch
         .parse()
-        .map_err(|_| bad(format!("bad launch square '{launch}'")))?;
+        .map_err(|_| MissileFieldError::LaunchSquare {
+            found: launch.to_string(),
+        })?;
     if !path_str.is_ascii() || path_str.len() % 2 != 0 {
-        return Err(bad(format!("bad path '{path_str}'")));
+        return Err(MissileFieldError::Path {
+            found: path_str.to_string(),
+        });
     }
     let k = path_str.len() / 2;
     if !(1..=MAX_PATH).contains(&k) {
-        return Err(bad(format!(
-            "a missile in flight flies 1 to 7 squares, found {k}"
-        )));
+        return Err(MissileFieldError::Length { found: k });
     }
     let launcher = !pos.turn();
     if launch.rank() == starting_rank(launcher) {
-        return Err(bad(format!(
-            "launch square {launch} is on the launcher's starting rank"
-        )));
+        return Err(MissileFieldError::LaunchOnStartingRank { square: launch });
     }
     if launch.rank() == Rank::First || launch.rank() == Rank::Eighth {
-        return Err(bad(format!(
-            "launch square {launch} is on rank 1 or 8, where no pawn stands"
-        )));
+        return Err(MissileFieldError::LaunchOnBackRank { square: launch });
     }
     let mut path = Path::EMPTY;
     let mut prev = launch;
     let mut prev_dir = None;
     for i in 0..k {
         let s = &path_str[2 * i..2 * i + 2];
-        let sq: Square = s.parse().map_err(|_| bad(format!("bad square '{s}'")))?;
-        let d =
-            direction(prev, sq).ok_or_else(|| bad(format!("{sq} is not a neighbour of {prev}")))?;
+        let sq: Square = s.parse().map_err(|_| MissileFieldError::PathSquare {
+            found: s.to_string(),
+        })?;
+        let d = direction(prev, sq).ok_or(MissileFieldError::NotNeighbour {
+            square: sq,
+            previous: prev,
+        })?;
         if let Some(p) = prev_dir {
             if !turn_ok(p, d) {
-                return Err(bad(format!(
-                    "the path turns more than 45 degrees at {prev}"
-                )));
+                return Err(MissileFieldError::SharpTurn { at: prev });
             }
         }
         path = path.push(sq);
@@ -814,18 +884,20 @@ impl Variant for CruisePawns {
         }
     }
 
-    fn parse_state(pos: &Position<Self>, field: Option<&str>) -> Result<Self::State, String> {
+    fn parse_state(pos: &Position<Self>, field: Option<&str>) -> Result<Self::State, FenError> {
         match field {
             None | Some("-") => Ok(None),
             Some(f) => parse_missile(pos, f).map(Some),
         }
     }
 
-    fn check_fen_fields(fields: &[&str]) -> Result<(), String> {
+    fn check_fen_fields(fields: &[&str]) -> Result<(), FenError> {
         match (fields.get(3), fields.get(6)) {
-            (Some(&ep), Some(&missile)) if missile != "-" && ep != "-" => Err(format!(
-                "en passant field must be '-' while a missile is in flight, found '{ep}'"
-            )),
+            (Some(&ep), Some(&missile)) if missile != "-" && ep != "-" => {
+                Err(FenError::EnPassantInFlight {
+                    found: Some(ep.to_string()),
+                })
+            }
             _ => Ok(()),
         }
     }
@@ -859,54 +931,40 @@ impl Variant for CruisePawns {
         }
     }
 
-    fn validate(pos: &Position<Self>) -> Result<(), String> {
-        for color in [Color::White, Color::Black] {
-            let n = pos.by_piece(color.king()).count();
-            if n != 1 {
-                return Err(format!("{color} has {n} kings, expected exactly one"));
-            }
-        }
+    fn validate(pos: &Position<Self>) -> Result<(), FenError> {
+        validate_king_count(pos)?;
         validate_pawn_ranks(pos, false)?;
         let Some(missile) = *pos.state() else {
             if pos.king_attacked(!pos.turn()) {
-                return Err("the side not to move is in check".to_string());
+                return Err(FenError::OpponentInCheck);
             }
             return Ok(());
         };
         let defender = pos.turn();
         if pos.ep_square().is_some() {
-            return Err("en passant field must be '-' while a missile is in flight".to_string());
+            return Err(FenError::EnPassantInFlight { found: None });
         }
         if pos.occupied().contains(missile.launch) {
-            return Err(format!(
-                "missile launch square {} is occupied",
-                missile.launch
-            ));
+            return Err(FenError::MissileLaunchOccupied {
+                square: missile.launch,
+            });
         }
         let path = missile.path;
         for sq in path.intermediate() {
             if pos.by_color(defender).contains(sq) {
-                return Err(format!(
-                    "missile path passes the defender's piece on {sq} before its target"
-                ));
+                return Err(FenError::MissilePathBlocked { square: sq });
             }
         }
         let target = missile.target();
         match pos.piece_at(target) {
             Some(p) if p.color == defender && p.role != Role::King => {}
-            _ => {
-                return Err(format!(
-                    "missile target {target} is not a non-king piece of the side to move"
-                ))
-            }
+            _ => return Err(FenError::MissileTarget { square: target }),
         }
         let launcher = !defender;
         if let Some(k) = pos.king_of(launcher) {
             let occ = pos.occupied().without(target);
             if (pos.attackers_to(k, defender, occ) & !Bitboard::from_square(target)).any() {
-                return Err(
-                    "the side not to move is in check (judged on the detonated board)".to_string(),
-                );
+                return Err(FenError::OpponentInCheckAfterDetonation);
             }
         }
         Ok(())
@@ -923,4 +981,84 @@ impl Variant for CruisePawns {
             mv.write_base(out);
         }
     }
+
+    fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {
+        if mv.kind != LAUNCH {
+            return (base_action(mv), Vec::new());
+        }
+        let path = Path(mv.extra).squares().collect();
+        (
+            Action::Launch {
+                from: mv.from,
+                path,
+            },
+            Vec::new(),
+        )
+    }
+
+    /// Rule 3 first while a missile is in flight (a shoot-down, or the
+    /// detonation before any other reply), then the move itself (rules 1-2).
+    fn effects(pos: &Position<Self>, mv: Move) -> Effects {
+        let Some(missile) = *pos.state() else {
+            return free_effects(pos, mv);
+        };
+        let flight = missile.flight();
+        if is_shoot_down(mv) {
+            let mut fx = chess_effects(pos, mv);
+            fx.missile
+                .push(MissileEvent::ShotDown { flight, at: mv.to });
+            return fx;
+        }
+        let mut fx = Effects::default();
+        let target = missile.target();
+        if let Some(piece) = pos.piece_at(target) {
+            fx.removed.push(Removal {
+                square: target,
+                piece,
+                why: Why::BlownUp,
+            });
+        }
+        fx.missile.push(MissileEvent::Detonated(flight));
+        let reply = free_effects(&detonated(pos), mv);
+        fx.moved = reply.moved;
+        fx.promoted = reply.promoted;
+        fx.removed.extend(reply.removed);
+        fx.missile.extend(reply.missile);
+        fx
+    }
+
+    fn state_info(pos: &Position<Self>) -> VariantState {
+        match *pos.state() {
+            Some(missile) => VariantState::Missile(missile.flight()),
+            None => VariantState::None,
+        }
+    }
+}
+
+/// What a move does on a board with no missile in flight: a launch takes the
+/// pawn into the air (or blows it up), anything else is chess.
+fn free_effects(pos: &Position<CruisePawns>, mv: Move) -> Effects {
+    if mv.kind != LAUNCH {
+        return chess_effects(pos, mv);
+    }
+    let mut fx = Effects::default();
+    let path = Path(mv.extra);
+    if path.is_empty() {
+        if let Some(piece) = pos.piece_at(mv.from) {
+            fx.removed.push(Removal {
+                square: mv.from,
+                piece,
+                why: Why::SelfDetonated,
+            });
+        }
+    } else {
+        fx.missile.push(MissileEvent::Launched(
+            Missile {
+                launch: mv.from,
+                path,
+            }
+            .flight(),
+        ));
+    }
+    fx
 }

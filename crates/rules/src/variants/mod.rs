@@ -13,7 +13,9 @@ use std::hash::Hash;
 
 use shakmaty::{Color, Role};
 
+use crate::fen::FenError;
 use crate::game::Outcome;
+use crate::live::{Action, Effects, Extra, VariantState};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -93,20 +95,20 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
 
     /// Reads the FEN 7th field (`None` when absent). Called after the six standard
     /// fields are loaded.
-    fn parse_state(_pos: &Position<Self>, field: Option<&str>) -> Result<Self::State, String> {
+    fn parse_state(_pos: &Position<Self>, field: Option<&str>) -> Result<Self::State, FenError> {
         match field {
             None => Ok(Self::State::default()),
-            Some(f) => Err(format!(
-                "variant {} has no seventh FEN field, found '{f}'",
-                Self::NAME
-            )),
+            Some(f) => Err(FenError::NoSeventhField {
+                variant: Self::NAME,
+                found: f.to_string(),
+            }),
         }
     }
 
     /// Checks the raw FEN fields (4 to 7, as written) before anything is loaded,
     /// for rules about what a field must say rather than what it loads to (Cruise
     /// Pawns: en passant `-` while a missile is in flight).
-    fn check_fen_fields(_fields: &[&str]) -> Result<(), String> {
+    fn check_fen_fields(_fields: &[&str]) -> Result<(), FenError> {
         Ok(())
     }
 
@@ -121,13 +123,30 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     }
 
     /// Rejects positions the variant cannot hold (`docs/RULES.md`, "FEN").
-    fn validate(pos: &Position<Self>) -> Result<(), String> {
+    fn validate(pos: &Position<Self>) -> Result<(), FenError> {
         validate_standard(pos, false)
     }
 
     /// Appends the token of `mv` (base plus extras, `docs/RULES.md`, "Notation").
     fn format_move(_pos: &Position<Self>, mv: Move, out: &mut String) {
         mv.write_base(out);
+    }
+
+    /// What `mv` (legal in `pos`) is, for front ends: the part its token's base
+    /// names and its extras, in token order (the move `format_move` prints).
+    fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {
+        (crate::live::base_action(mv), Vec::new())
+    }
+
+    /// What playing `mv` (legal in `pos`) does to the board, as data for front
+    /// ends: what `play` does, told rather than done.
+    fn effects(pos: &Position<Self>, mv: Move) -> Effects {
+        crate::live::chess_effects(pos, mv)
+    }
+
+    /// The state beyond chess (what the FEN's seventh field says), as data.
+    fn state_info(_pos: &Position<Self>) -> VariantState {
+        VariantState::None
     }
 }
 
@@ -178,16 +197,22 @@ pub const fn rank_of(role: Role) -> u8 {
 pub fn validate_standard<V: Variant>(
     pos: &Position<V>,
     allow_own_first_rank: bool,
-) -> Result<(), String> {
-    for color in [Color::White, Color::Black] {
-        let n = pos.by_piece(color.king()).count();
-        if n != 1 {
-            return Err(format!("{color} has {n} kings, expected exactly one"));
-        }
-    }
+) -> Result<(), FenError> {
+    validate_king_count(pos)?;
     validate_pawn_ranks(pos, allow_own_first_rank)?;
     if pos.king_attacked(!pos.turn()) {
-        return Err("the side not to move is in check".to_string());
+        return Err(FenError::OpponentInCheck);
+    }
+    Ok(())
+}
+
+/// Exactly one king per colour (every variant but Pacifist).
+pub fn validate_king_count<V: Variant>(pos: &Position<V>) -> Result<(), FenError> {
+    for color in [Color::White, Color::Black] {
+        let count = pos.by_piece(color.king()).count();
+        if count != 1 {
+            return Err(FenError::KingCount { color, count });
+        }
     }
     Ok(())
 }
@@ -195,7 +220,7 @@ pub fn validate_standard<V: Variant>(
 pub fn validate_pawn_ranks<V: Variant>(
     pos: &Position<V>,
     allow_own_first_rank: bool,
-) -> Result<(), String> {
+) -> Result<(), FenError> {
     use shakmaty::Bitboard;
     let back =
         Bitboard::from_rank(shakmaty::Rank::First) | Bitboard::from_rank(shakmaty::Rank::Eighth);
@@ -203,7 +228,7 @@ pub fn validate_pawn_ranks<V: Variant>(
         let color = pos.color_at(sq).unwrap_or(Color::White);
         let own_first = sq.rank() == color.backrank();
         if !(allow_own_first_rank && own_first) {
-            return Err(format!("pawn on {sq}: pawns may not stand on rank 1 or 8"));
+            return Err(FenError::PawnOnBackRank { square: sq });
         }
     }
     Ok(())
@@ -253,11 +278,38 @@ impl VariantKind {
     }
 }
 
+/// A variant name that is not one of [`VariantKind::ALL`]'s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant {
+    pub name: String,
+}
+
+impl std::fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown variant '{}' (known: {})",
+            self.name,
+            VariantKind::names()
+        )
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+/// For front ends that still report errors as text.
+impl From<UnknownVariant> for String {
+    fn from(e: UnknownVariant) -> String {
+        e.to_string()
+    }
+}
+
 impl std::str::FromStr for VariantKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        VariantKind::from_name(s)
-            .ok_or_else(|| format!("unknown variant '{s}' (known: {})", VariantKind::names()))
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
+        VariantKind::from_name(s).ok_or_else(|| UnknownVariant {
+            name: s.to_string(),
+        })
     }
 }
 

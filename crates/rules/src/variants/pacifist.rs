@@ -13,7 +13,9 @@ use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
 use super::{validate_pawn_ranks, Variant};
 use crate::bitboards::{FILE_A, FILE_H};
+use crate::fen::FenError;
 use crate::game::Outcome;
+use crate::live::{chess_effects, Effects};
 use crate::movegen::{MoveCounter, MoveSink};
 use crate::moves::{Move, MoveKind, MoveList, PROMOTIONS};
 use crate::position::{castle_side, rook_file, Position};
@@ -640,6 +642,17 @@ impl Tally {
     /// and the overly persuaded squares of the final board (`[black, white]`).
     #[inline]
     pub fn cascade(&mut self, mover: Color) -> (u64, [u64; 2]) {
+        self.cascade_by_round(mover, |_| {})
+    }
+
+    /// [`Tally::cascade`] that shows `round` the pieces each round converts,
+    /// in order (what a front end shows of rule 4).
+    #[inline]
+    pub fn cascade_by_round(
+        &mut self,
+        mover: Color,
+        mut round: impl FnMut(u64),
+    ) -> (u64, [u64; 2]) {
         let mut converted = 0;
         loop {
             let persuaded = self.persuaded();
@@ -648,6 +661,7 @@ impl Tally {
             if turning == 0 {
                 return (converted, persuaded);
             }
+            round(turning);
             let mut next = self.board;
             next.colors[ci(!mover)] ^= turning;
             next.colors[ci(mover)] |= turning;
@@ -1096,6 +1110,19 @@ pub fn pending_conversions(pos: &Position<Pacifist>) -> (Tally, u64, [u64; 2]) {
     (t, converted, persuaded)
 }
 
+/// Rule 4 for a front end: the pieces `mv` (legal in `pos`) converts, round by
+/// round, each round in square order.
+pub fn cascade_rounds(pos: &Position<Pacifist>, mv: Move) -> Vec<Vec<Square>> {
+    let mut after = *pos;
+    after.play_base(mv);
+    let mover = pos.turn();
+    let mut rounds = Vec::new();
+    Tally::of(&after).cascade_by_round(mover, |turning| {
+        rounds.push(Bitboard(turning).into_iter().collect());
+    });
+    rounds
+}
+
 // ----- the rulebook -----
 
 impl Variant for Pacifist {
@@ -1156,6 +1183,15 @@ impl Variant for Pacifist {
         pos.set_cache(tally);
     }
 
+    /// The chess part (nothing is captured), then the cascade by rounds.
+    fn effects(pos: &Position<Self>, mv: Move) -> Effects {
+        let mut fx = chess_effects(pos, mv);
+        fx.cascade = cascade_rounds(pos, mv);
+        fx.converted = fx.cascade.iter().flatten().copied().collect();
+        fx.converted.sort_unstable();
+        fx
+    }
+
     /// There is no check. The analogue is having no king: every legal move must
     /// then win one back (rule 7), so the search must not stand pat or pass.
     fn in_check(pos: &Position<Self>) -> bool {
@@ -1178,23 +1214,19 @@ impl Variant for Pacifist {
 
     /// docs/RULES.md: exactly two kings in total; the side not to move must have a king
     /// that is not overly persuaded; no pawn on rank 1 or 8.
-    fn validate(pos: &Position<Self>) -> Result<(), String> {
+    fn validate(pos: &Position<Self>) -> Result<(), FenError> {
         let kings = pos.by_role(Role::King).count();
         if kings != 2 {
-            return Err(format!(
-                "pacifist needs exactly two kings in total, found {kings}"
-            ));
+            return Err(FenError::PacifistKings { found: kings });
         }
         validate_pawn_ranks(pos, false)?;
         let waiting = !pos.turn();
         let their_kings = pos.by_piece(waiting.king());
         if their_kings.is_empty() {
-            return Err(format!("{waiting} (not to move) has no king"));
+            return Err(FenError::WaitingSideHasNoKing { color: waiting });
         }
         if (their_kings & !overly_persuaded(pos, waiting)).is_empty() {
-            return Err(format!(
-                "every king of {waiting} (not to move) is overly persuaded"
-            ));
+            return Err(FenError::WaitingKingsPersuaded { color: waiting });
         }
         Ok(())
     }

@@ -14,6 +14,7 @@ use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
 use super::Variant;
 use crate::bitboards::neighbourhood;
+use crate::live::{base_action, chess_effects, Action, Effects, Extra, Removal, Why};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{write_square, Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -65,6 +66,39 @@ impl Variant for Subversion {
             out.push(',');
             write_square(out, paid);
         }
+    }
+
+    fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {
+        if mv.kind != SUBVERSION {
+            return (base_action(mv), Vec::new());
+        }
+        let paid = Bitboard(mv.extra).into_iter().collect();
+        (
+            Action::Subvert {
+                target: mv.to,
+                paid,
+            },
+            Vec::new(),
+        )
+    }
+
+    /// A subversion: the paid pieces leave, then the target changes colour.
+    fn effects(pos: &Position<Self>, mv: Move) -> Effects {
+        if mv.kind != SUBVERSION {
+            return chess_effects(pos, mv);
+        }
+        let mut fx = Effects::default();
+        for square in Bitboard(mv.extra) {
+            if let Some(piece) = pos.piece_at(square) {
+                fx.removed.push(Removal {
+                    square,
+                    piece,
+                    why: Why::Paid,
+                });
+            }
+        }
+        fx.converted.push(mv.to);
+        fx
     }
 }
 

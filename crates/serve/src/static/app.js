@@ -1,6 +1,7 @@
 // Turncoat web board. The page has no chess rules of its own: the server sends
-// the legal move tokens of each position, and the page only splits them into
-// the squares a user clicks (see shared/WEB.md) and matches prefixes.
+// the legal moves of each position with the clicks that enter each, what the
+// last move did and the variant's state, and the page only matches clicks
+// against those steps and draws.
 import { Chessground } from '/static/vendor/chessground.min.js';
 
 const $ = (id) => document.getElementById(id);
@@ -150,16 +151,11 @@ function newGame(variant, fen, done) {
     $('variant').value = variant;
     state.root = makeNode(null, null, null);
     state.root.startFen = msg.start_fen;
-    state.root.startPly = startPly(msg.start_fen);
+    state.root.startPly = msg.start_ply;
     state.node = state.root;
     show(msg);
     if (done) done(true);
   });
-}
-
-function startPly(fen) {
-  const f = fen.split(' ');
-  return (parseInt(f[5] || '1', 10) - 1) * 2 + (f[1] === 'b' ? 1 : 0);
 }
 
 /** Shows `node` (asking the server for its position). */
@@ -252,30 +248,14 @@ $('board').addEventListener('pointerup', (e) => {
   downSq = null;
 });
 
-// ---------------------------------------------------------------- tokens -> clicks
+// ---------------------------------------------------------------- moves -> clicks
 
-const SQ = /[a-h][1-8]/g;
-
-/** How a token is entered: a sequence of steps (squares, or choices `=q`, `,n`),
- * or for a subversion a target and a set of payment squares. */
-function parseToken(tok) {
-  if (tok.startsWith('@')) {
-    const sq = tok.match(SQ) || [];
-    return { subv: true, target: sq[0], pay: sq.slice(1) };
-  }
-  if (tok.includes('*')) {
-    const [launch, path] = tok.split('*');
-    return { steps: [launch, launch, ...(path.match(SQ) || [])] };
-  }
-  const [base, ...extras] = tok.split(',');
-  const steps = [base.slice(0, 2), base.slice(2, 4)];
-  if (base.length === 5) steps.push('=' + base[4]);
-  for (const x of extras) {
-    if (x === 'n') steps.push(',n');
-    else if (x.length === 4) steps.push(x.slice(2, 4));
-    else steps.push(x);
-  }
-  return { steps };
+/** How a legal move is entered, from the server's steps (squares, or choices
+ * `=q`, `,n`): in order, or for a subversion a target and a set of payment
+ * squares. */
+function entryOf(m) {
+  if (m.kind === 'subversion') return { kind: m.kind, subv: true, target: m.steps[0], pay: m.steps.slice(1) };
+  return { kind: m.kind, steps: m.steps };
 }
 
 const isSquare = (s) => /^[a-h][1-8]$/.test(s);
@@ -308,7 +288,10 @@ function matches(sel) {
 }
 
 function isSubvSel(sel) {
-  return sel.length > 0 && state.info && state.info.legal.some((t) => t.startsWith('@' + sel[0]));
+  return sel.length > 0 && state.info && state.info.legal.some((t) => {
+    const p = state.parsed.get(t);
+    return p.subv && p.target === sel[0];
+  });
 }
 
 function clickSquare(sq) {
@@ -378,8 +361,9 @@ function renderSelection() {
 }
 
 function exactLabel(tok, sel) {
-  if (tok.startsWith('@')) return 'Subvert now (Enter)';
-  if (tok.endsWith('*')) return 'Self-detonate (Enter)';
+  const kind = state.parsed.get(tok).kind;
+  if (kind === 'subversion') return 'Subvert now (Enter)';
+  if (kind === 'detonation') return 'Self-detonate (Enter)';
   if (state.variant === 'cowardlycrew') return 'Convert (Enter)';
   return `Play ${tok} (Enter)`;
 }
@@ -434,7 +418,7 @@ $('chooser').addEventListener('pointerdown', (e) => e.stopPropagation());
 
 function show(msg) {
   state.info = msg;
-  state.parsed = new Map(msg.legal.map((t) => [t, parseToken(t)]));
+  state.parsed = new Map(msg.legal_moves.map((m) => [m.token, entryOf(m)]));
   state.sel = [];
   hideChooser();
   $('fen').value = msg.fen;
@@ -459,15 +443,15 @@ function render() {
     const mover = info.turn === 'white' ? 'black' : 'white';
     last.converted.forEach((sq) => addClass(sq, 'conv-' + mover));
     last.removed.forEach((sq) => addClass(sq, 'removed'));
-    if (last.token.startsWith('@')) last.squares.slice(1).forEach((sq) => addClass(sq, 'paid'));
+    if (last.kind === 'subversion') last.squares.slice(1).forEach((sq) => addClass(sq, 'paid'));
     last.cascade.forEach((round, i) => round.forEach((sq) => shapes.push({ orig: sq, brush: 'cascade', label: { text: String(i + 1), fill: '#e0a000' } })));
   }
   if (info.check) addClass(info.check, 'check');
   if (info.missile) {
     const path = [info.missile.launch, ...info.missile.path];
     for (let i = 0; i + 1 < path.length; i++) shapes.push({ orig: path[i], dest: path[i + 1], brush: 'missile' });
-    info.missile.path.slice(0, -1).forEach((sq) => addClass(sq, 'shoot'));
-    addClass(info.missile.path[info.missile.path.length - 1], 'target');
+    info.missile.shootable.forEach((sq) => addClass(sq, 'shoot'));
+    addClass(info.missile.target, 'target');
   }
   if ($('links-toggle').checked) {
     for (const [c, p] of info.links) shapes.push({ orig: c, dest: p, brush: 'link' });
@@ -491,11 +475,11 @@ function render() {
   }
   let lastMove;
   if (last) {
-    if (last.token.startsWith('@') || last.token.includes('*')) lastMove = last.squares.slice(0, 1);
+    if (last.kind !== 'move') lastMove = last.squares.slice(0, 1);
     else lastMove = last.squares.slice(0, 2);
   }
   cg.set({
-    fen: info.fen.split(' ')[0],
+    fen: info.fen, // chessground reads the board field and stops at the space
     orientation: state.orientation,
     turnColor: info.turn,
     lastMove: lastMove && lastMove.length ? lastMove : undefined,
@@ -504,11 +488,13 @@ function render() {
   cg.setAutoShapes(shapes);
 }
 
+/** Arrows for a line's first move, one of the current position's legal moves. */
 function arrowsFor(tok, brush) {
-  const p = parseToken(tok);
+  const p = state.parsed.get(tok);
+  if (!p) return [];
   if (p.subv) return [{ orig: p.target, brush }];
   const sq = p.steps.filter(isSquare);
-  if (tok.includes('*')) {
+  if (p.kind === 'launch' || p.kind === 'detonation') {
     if (sq.length === 2) return [{ orig: sq[0], brush }];
     // The best line's missile path in full; the others' first step and target.
     if (brush !== 'best') return [{ orig: sq[0], dest: sq[2], brush }, { orig: sq[sq.length - 1], brush }];
@@ -539,7 +525,7 @@ function renderStatus() {
     else if (last.converted.length) fx.push(`converted ${last.converted.join(' ')}`);
     if (last.removed.length) fx.push(`removed ${last.removed.join(' ')}`);
   }
-  if (info.missile) fx.push(`missile in flight ${info.missile.launch}*${info.missile.path.join('')} (shoot down on ${info.missile.path.slice(0, -1).join(' ') || 'no square'})`);
+  if (info.missile) fx.push(`missile in flight ${info.missile.launch}*${info.missile.path.join('')} (shoot down on ${info.missile.shootable.join(' ') || 'no square'})`);
   $('effects').textContent = fx.join(' · ');
   $('links-toggle').parentElement.style.display = state.variant === 'attendingpawns' ? '' : 'none';
 }
