@@ -10,7 +10,7 @@ pub mod policy;
 pub mod search;
 pub mod session;
 
-pub use session::{Engine, Event, StaticEval};
+pub use session::{Engine, Event, SessionError, StaticEval};
 
 /// The engine's name and version, as `id name` and the web board report it.
 pub const NAME: &str = concat!("Turncoat ", env!("CARGO_PKG_VERSION"));

@@ -10,11 +10,57 @@ use std::thread::JoinHandle;
 
 use crate::eval;
 use crate::policy::Policy;
-use crate::search::tt::TranspositionTable;
+use crate::search::tt::{HashError, TranspositionTable};
 use crate::search::{self, HistoryStore, Info, Limits, Options, Shared};
-use turncoat_rules::game::Setup;
+use turncoat_rules::game::{Setup, SetupError};
 use turncoat_rules::perft;
 use turncoat_rules::with_variant;
+
+/// Why the session refused a request; the position and the running search are
+/// as they were.
+#[derive(Debug)]
+pub enum SessionError {
+    /// A search or perft is still running (`stop` it first).
+    Busy,
+    /// The position to search is not a legal setup.
+    Setup(SetupError),
+    /// The hash table could not be resized; the old one stays.
+    Hash(HashError),
+    /// The operating system refused the search thread.
+    Thread(std::io::Error),
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SessionError::Busy => f.write_str("a search is already running (stop it first)"),
+            SessionError::Setup(e) => e.fmt(f),
+            SessionError::Hash(e) => e.fmt(f),
+            SessionError::Thread(e) => write!(f, "could not start the search thread: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+impl From<SetupError> for SessionError {
+    fn from(e: SetupError) -> SessionError {
+        SessionError::Setup(e)
+    }
+}
+
+impl From<HashError> for SessionError {
+    fn from(e: HashError) -> SessionError {
+        SessionError::Hash(e)
+    }
+}
+
+/// For front ends that report errors as text.
+impl From<SessionError> for String {
+    fn from(e: SessionError) -> String {
+        e.to_string()
+    }
+}
 
 /// What a running search or perft reports, in order: any number of `Info` (or
 /// `PerftMove`) events, then exactly one `BestMove` (or `PerftDone`).
@@ -80,7 +126,7 @@ impl Engine {
 
     /// Resizes the hash table (stopping any search first); on failure the old
     /// table stays.
-    pub fn set_hash(&mut self, megabytes: usize) -> Result<(), String> {
+    pub fn set_hash(&mut self, megabytes: usize) -> Result<(), SessionError> {
         self.stop();
         self.tt = Arc::new(TranspositionTable::try_new(megabytes)?);
         Ok(())
@@ -144,7 +190,7 @@ impl Engine {
         limits: Limits,
         options: Options,
         report: impl FnMut(Event) + Send + 'static,
-    ) -> Result<(), String> {
+    ) -> Result<(), SessionError> {
         let shared = Shared::with_history(Arc::clone(&self.tt), Arc::clone(&self.history));
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
         let mut report = report;
@@ -161,7 +207,7 @@ impl Engine {
         depth: u32,
         threads: usize,
         report: impl FnMut(Event) + Send + 'static,
-    ) -> Result<(), String> {
+    ) -> Result<(), SessionError> {
         let mut report = report;
         self.start(
             setup,
@@ -198,10 +244,10 @@ impl Engine {
         setup: &Setup,
         shared: Shared,
         job: impl FnOnce(&Setup, &Shared) + Send + 'static,
-    ) -> Result<(), String> {
+    ) -> Result<(), SessionError> {
         self.reap();
         if self.running.is_some() {
-            return Err("a search is already running (stop it first)".to_string());
+            return Err(SessionError::Busy);
         }
         setup.check()?;
         let shared = Arc::new(shared);
@@ -220,7 +266,7 @@ impl Drop for Engine {
 }
 
 /// The static evaluations of `setup`'s position (UCI `eval`).
-pub fn static_eval(setup: &Setup, variant_terms: bool) -> Result<StaticEval, String> {
+pub fn static_eval(setup: &Setup, variant_terms: bool) -> Result<StaticEval, SetupError> {
     with_variant!(setup.variant, V => {
         setup.game::<V>().map(|game| {
             let pos = &game.pos;
@@ -235,15 +281,14 @@ pub fn static_eval(setup: &Setup, variant_terms: bool) -> Result<StaticEval, Str
             }
         })
     })
-    .map_err(String::from)
 }
 
-fn spawn(job: impl FnOnce() + Send + 'static) -> Result<JoinHandle<()>, String> {
+fn spawn(job: impl FnOnce() + Send + 'static) -> Result<JoinHandle<()>, SessionError> {
     std::thread::Builder::new()
         .name("search".into())
         .stack_size(64 * 1024 * 1024)
         .spawn(job)
-        .map_err(|e| format!("could not start the search thread: {e}"))
+        .map_err(SessionError::Thread)
 }
 
 fn run_search<V: Policy>(

@@ -147,7 +147,7 @@ impl Uci {
             Ok(Effect::ResizeHash) => {
                 if let Err(e) = self.engine.set_hash(self.options.hash_mb) {
                     self.options.hash_mb = self.engine.hash_mb();
-                    error(&e);
+                    error(&e.to_string());
                 }
             }
             Ok(Effect::ClearHash) => self.engine.clear(),
@@ -235,7 +235,7 @@ impl Uci {
                     ));
                 }
             }
-            Err(e) => error(&e),
+            Err(e) => error(&e.to_string()),
         }
     }
 
@@ -263,7 +263,7 @@ impl Uci {
                 },
             );
         if let Err(e) = started {
-            error(&e);
+            error(&e.to_string());
         }
     }
 
@@ -302,7 +302,7 @@ impl Uci {
                 Event::PerftMove { .. } | Event::PerftDone { .. } => {}
             });
         if let Err(e) = started {
-            refuse_go(&e);
+            refuse_go(&e.to_string());
         }
     }
 }
