@@ -7,6 +7,7 @@
 //! values that the front end formats.
 
 pub mod ordering;
+mod params;
 pub mod see;
 pub mod timeman;
 pub mod tt;
@@ -24,11 +25,9 @@ use turncoat_rules::moves::{Move, MoveList};
 use turncoat_rules::position::Position;
 
 use ordering::{pick_next, score_moves, Context, Heuristics, PieceTo, MAX_PLY};
+use params::*;
 pub use timeman::{Limits, TimeManager};
 use tt::{move_fingerprint, Bound, TranspositionTable};
-
-/// Minimum depth for a singular-extension verification search.
-const SINGULAR_DEPTH: i32 = 8;
 
 pub const INF: i32 = 32_000;
 pub const MATE: i32 = 31_000;
@@ -324,7 +323,7 @@ fn margin<V: Policy>(cp: i32) -> i32 {
 }
 
 /// Late move reduction in plies: grows with depth and move number (a table of
-/// `0.75 + ln(depth) ln(index) / 2.25`, computed once).
+/// `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR`, computed once).
 fn lmr_reduction(depth: i32, move_index: usize) -> i32 {
     static TABLE: std::sync::OnceLock<Vec<[u8; 64]>> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
@@ -333,7 +332,7 @@ fn lmr_reduction(depth: i32, move_index: usize) -> i32 {
                 let mut row = [0u8; 64];
                 for (i, r) in row.iter_mut().enumerate().skip(1) {
                     if d > 0 {
-                        *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
+                        *r = (LMR_BASE + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR) as u8;
                     }
                 }
                 row
@@ -628,13 +627,13 @@ impl<'a, V: Policy> Worker<'a, V> {
             self.depth = depth;
             for pv_idx in 0..multipv {
                 let prev = self.root_moves[pv_idx].score;
-                let mut delta = margin::<V>(25);
-                let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND && prev > -INF
-                {
-                    (prev - delta, prev + delta)
-                } else {
-                    (-INF, INF)
-                };
+                let mut delta = margin::<V>(ASPIRATION_WINDOW);
+                let (mut alpha, mut beta) =
+                    if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND && prev > -INF {
+                        (prev - delta, prev + delta)
+                    } else {
+                        (-INF, INF)
+                    };
                 loop {
                     let score = self.search_root(root, depth as i32, alpha, beta, pv_idx);
                     if self.stopped {
@@ -648,8 +647,8 @@ impl<'a, V: Policy> Worker<'a, V> {
                     } else {
                         break;
                     }
-                    delta += delta / 2;
-                    if delta > 1000 {
+                    delta += delta / ASPIRATION_GROWTH_DIVISOR;
+                    if delta > ASPIRATION_MAX_WINDOW {
                         alpha = -INF;
                         beta = INF;
                     }
@@ -977,8 +976,8 @@ impl<'a, V: Policy> Worker<'a, V> {
         // Internal iterative reduction: without a hash move this node is
         // probably not worth a full-depth search.
         let mut depth = depth;
-        if depth >= 4 && tt_fp == 0 {
-            depth -= 1;
+        if depth >= IIR_MIN_DEPTH && tt_fp == 0 {
+            depth -= IIR_REDUCTION;
         }
 
         let in_check = V::in_check(pos);
@@ -1017,8 +1016,8 @@ impl<'a, V: Policy> Worker<'a, V> {
 
         if !pv_node && !in_check && !verifying {
             // Reverse futility: far above beta at shallow depth.
-            if depth <= 6
-                && eval - margin::<V>(90 * (depth - i32::from(rfp_improving))) >= beta
+            if depth <= RFP_MAX_DEPTH
+                && eval - margin::<V>(RFP_MARGIN * (depth - i32::from(rfp_improving))) >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return eval;
@@ -1026,11 +1025,11 @@ impl<'a, V: Policy> Worker<'a, V> {
             // Null move, where the variant allows it and zugzwang is unlikely.
             if V::NULL_MOVE
                 && V::may_pass(pos)
-                && depth >= 3
+                && depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && self.has_pieces(pos)
             {
-                let r = 3 + depth / 4;
+                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 let mut child = *pos;
                 child.play_null();
                 self.played[ply] = (Move::NULL, PieceTo::NONE);
@@ -1055,10 +1054,17 @@ impl<'a, V: Policy> Worker<'a, V> {
 
         // ProbCut: a good capture that beats beta by a margin in a shallow
         // search almost surely beats beta at full depth too.
-        if V::SEE && !pv_node && !in_check && !verifying && depth >= 5 && beta.abs() < MATE_BOUND {
-            let raised = beta + 200;
-            let hopeless = tt_entry
-                .is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < raised);
+        if V::SEE
+            && !pv_node
+            && !in_check
+            && !verifying
+            && depth >= PROBCUT_MIN_DEPTH
+            && beta.abs() < MATE_BOUND
+        {
+            let raised = beta + PROBCUT_MARGIN;
+            let hopeless = tt_entry.is_some_and(|e| {
+                e.depth >= depth - PROBCUT_STORED_REDUCTION && score_from_tt(e.score, ply) < raised
+            });
             if !hopeless {
                 if let Some(s) = self.probcut(pos, depth, raised, static_eval, ply, node) {
                     return s;
@@ -1105,9 +1111,10 @@ impl<'a, V: Policy> Worker<'a, V> {
             prune_quiets
                 && i > 0
                 && best_score > -MATE_BOUND
-                && ((depth <= 4
-                    && quiets_seen > (3 + depth * depth) / (2 - i32::from(lmp_improving)))
-                    || (depth <= 3 && static_eval + margin::<V>(100 + 120 * depth) <= alpha))
+                && ((depth <= LMP_MAX_DEPTH
+                    && quiets_seen > (LMP_BASE + depth * depth) / (2 - i32::from(lmp_improving)))
+                    || (depth <= FP_MAX_DEPTH
+                        && static_eval + margin::<V>(FP_BASE + FP_DEPTH_MUL * depth) <= alpha))
         };
         self.keys.push(pos.key());
         for i in 0.. {
@@ -1157,9 +1164,9 @@ impl<'a, V: Policy> Worker<'a, V> {
             // beyond a margin growing with depth are not worth a node.
             if V::SEE && !in_check && i > 0 && best_score > -MATE_BOUND {
                 let margin = if noisy {
-                    (depth <= 6).then_some(-100 * depth)
+                    (depth <= SEE_NOISY_MAX_DEPTH).then_some(SEE_NOISY_MARGIN * depth)
                 } else {
-                    (depth <= 8).then_some(-20 * depth * depth)
+                    (depth <= SEE_QUIET_MAX_DEPTH).then_some(SEE_QUIET_MARGIN * depth * depth)
                 };
                 if margin.is_some_and(|m| !see::see_ge(pos, mv, m)) {
                     continue;
@@ -1175,21 +1182,21 @@ impl<'a, V: Policy> Worker<'a, V> {
             let mut new_depth = depth - 1 + i32::from(gives_check && V::CHECK_EXTENSION);
             // Singular extension: when every other move falls well short of the
             // hash move's stored score, the hash move is forced; search it deeper.
-            if i == 0 && !verifying && !gives_check && depth >= SINGULAR_DEPTH {
+            if i == 0 && !verifying && !gives_check && depth >= SINGULAR_MIN_DEPTH {
                 if let Some(e) = tt_entry.filter(|e| {
                     e.move_fp == move_fingerprint(mv)
-                        && e.depth >= depth - 3
+                        && e.depth >= depth - SINGULAR_TT_DEPTH_SLACK
                         && e.bound != Bound::Upper
                         && e.score.abs() < MATE_BOUND
                 }) {
-                    let singular_beta = score_from_tt(e.score, ply) - 2 * depth;
+                    let singular_beta = score_from_tt(e.score, ply) - SINGULAR_MARGIN_MUL * depth;
                     // The verification re-enters this ply: it pushes this
                     // position's key itself.
                     self.keys.pop();
                     self.excluded[ply] = mv;
                     let s = self.negamax(
                         pos,
-                        (depth - 1) / 2,
+                        (depth - 1) / SINGULAR_DEPTH_DIVISOR,
                         singular_beta - 1,
                         singular_beta,
                         ply,
@@ -1229,8 +1236,8 @@ impl<'a, V: Policy> Worker<'a, V> {
                 // Late move reductions for quiet moves that are ordered late
                 // (checks too where the variant does not extend them).
                 let mut r = 0;
-                if depth >= 3
-                    && i >= 2
+                if depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_MOVE
                     && reducible
                     && !in_check
                     && (!gives_check || !V::CHECK_EXTENSION)
@@ -1246,7 +1253,7 @@ impl<'a, V: Policy> Worker<'a, V> {
                     }
                     // Moves with a good history are reduced less, bad ones more.
                     let h = self.heur.quiet_score(pos.turn(), mv, piece_to, &ctx);
-                    r -= (h / 8000).clamp(-2, 2);
+                    r -= (h / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
                     // Deeper, it is reduced one ply more.
                     if repeats() {
                         r += 1;
@@ -1347,7 +1354,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             if s >= raised && !self.stopped {
                 s = -self.negamax(
                     &child,
-                    depth - 4,
+                    depth - PROBCUT_REDUCTION,
                     -raised,
                     -raised + 1,
                     ply + 1,
@@ -1358,9 +1365,13 @@ impl<'a, V: Policy> Worker<'a, V> {
                 break;
             }
             if s >= raised {
-                self.shared
-                    .tt
-                    .store(pos.key(), mv, score_to_tt(s, ply), depth - 3, Bound::Lower);
+                self.shared.tt.store(
+                    pos.key(),
+                    mv,
+                    score_to_tt(s, ply),
+                    depth - PROBCUT_STORED_REDUCTION,
+                    Bound::Lower,
+                );
                 result = Some(s);
                 break;
             }
@@ -1456,7 +1467,7 @@ impl<'a, V: Policy> Worker<'a, V> {
                     break;
                 }
                 let gain = V::gain_estimate(pos, mv);
-                if stand_pat + margin::<V>(gain + 200) < alpha
+                if stand_pat + margin::<V>(gain + QS_DELTA_MARGIN) < alpha
                     || (gain <= 0 && qply >= V::QS_CHECK_PLIES)
                 {
                     continue;
