@@ -988,23 +988,20 @@ impl<'a, V: Policy> Worker<'a, V> {
         };
         self.evals[ply] = static_eval;
         // Improving: better than two plies back (or that node was in check).
-        // Without the tuned selectivity the pruning below ignores it: reverse
-        // futility keeps the full margin (as if not improving) and late move
-        // pruning the full count (as if improving), their values before the flag.
+        // Where the variant does not key a pruning to it, that pruning keeps
+        // its full strength: reverse futility the full margin (as if not
+        // improving), late move pruning the full count (as if improving).
         let improving = !in_check
             && ply >= 2
             && (self.evals[ply - 2] == -INF || static_eval > self.evals[ply - 2]);
-        let (rfp_improving, lmp_improving) = if V::TUNED_SELECTIVITY {
-            (improving, improving)
-        } else {
-            (false, true)
-        };
+        let rfp_improving = V::IMPROVING_RFP && improving;
+        let lmp_improving = !V::IMPROVING_LMP || improving;
         // The hash score where its bound says it is closer to the truth than
         // the static evaluation, for the pruning decisions below.
         let mut eval = static_eval;
-        if let Some(e) = tt_entry.filter(|e| {
-            V::TUNED_SELECTIVITY && !in_check && !verifying && e.score.abs() < MATE_BOUND
-        }) {
+        if let Some(e) = tt_entry
+            .filter(|e| V::TT_REFINED_EVAL && !in_check && !verifying && e.score.abs() < MATE_BOUND)
+        {
             let s = score_from_tt(e.score, ply);
             if e.bound == Bound::Exact
                 || (e.bound == Bound::Lower && s > eval)
@@ -1209,12 +1206,12 @@ impl<'a, V: Policy> Worker<'a, V> {
                     }
                     if s < singular_beta {
                         new_depth += 1;
-                    } else if V::TUNED_SELECTIVITY && singular_beta >= beta {
+                    } else if V::MULTI_CUT && singular_beta >= beta {
                         // Multi-cut: another move beats beta as well, so this
                         // node fails high whatever the hash move gives.
                         multi_cut = Some(singular_beta);
                         break;
-                    } else if V::TUNED_SELECTIVITY && score_from_tt(e.score, ply) >= beta {
+                    } else if V::NEGATIVE_EXTENSION && score_from_tt(e.score, ply) >= beta {
                         // Not forced, and expected to fail high anyway: the
                         // hash move is searched a ply shallower.
                         new_depth -= 1;
@@ -1248,9 +1245,8 @@ impl<'a, V: Policy> Worker<'a, V> {
                     }
                     // A node expected to fail high needs only one good move;
                     // a worsening position's late moves are less likely.
-                    if V::TUNED_SELECTIVITY {
-                        r += i32::from(cut_node) + i32::from(!improving);
-                    }
+                    r += i32::from(V::CUT_NODE_LMR && cut_node);
+                    r += i32::from(V::IMPROVING_LMR && !improving);
                     // Moves with a good history are reduced less, bad ones more.
                     let h = self.heur.quiet_score(pos.turn(), mv, piece_to, &ctx);
                     r -= (h / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
