@@ -24,15 +24,36 @@ pub trait Policy: Variant {
     /// Does the shared evaluation use the Texel-tuned material, tables and
     /// weights (fitted to standard chess games) rather than the hand-set ones?
     const TUNED_EVAL: bool = false;
-    /// Does the search use the selectivity measured to pay in standard chess:
-    /// late moves reduced one ply more at expected cut nodes and where the
-    /// evaluation is not improving on two plies back, reverse futility and
-    /// late move pruning keyed to that improvement, the hash score refining
-    /// the static evaluation for reverse futility and the null move, and the
-    /// singular search's multi-cut and negative extension? Measured in each
-    /// variant (docs/STRENGTH.md, "Variant guards"): on where it did not
-    /// lose.
-    const TUNED_SELECTIVITY: bool = false;
+
+    // The selectivity measured to pay in standard chess, one switch per
+    // heuristic. "Improving" is a static evaluation above the side to move's
+    // two plies back. Measured together in each variant (docs/STRENGTH.md,
+    // "Variant guards"): on where they did not lose; off by default.
+
+    /// Are late moves at an expected cut node (the zero-window child of a
+    /// late move) reduced one ply more? A cut node needs only one good move.
+    const CUT_NODE_LMR: bool = false;
+    /// Are late moves reduced one ply more where the position is not
+    /// improving? Its late moves are less likely to rescue it.
+    const IMPROVING_LMR: bool = false;
+    /// Is reverse futility's margin a ply smaller while improving (an
+    /// improving position is likelier to stay above beta)? Off: the full
+    /// margin, as if never improving.
+    const IMPROVING_RFP: bool = false;
+    /// Does late move pruning try half as many quiet moves where the position
+    /// is not improving? Off: the full count, as if always improving.
+    const IMPROVING_LMP: bool = false;
+    /// Does the hash score stand in for the static evaluation in reverse
+    /// futility and the null move, where its bound says it is closer to the
+    /// truth?
+    const TT_REFINED_EVAL: bool = false;
+    /// Multi-cut: when the singular search finds another move that beats beta
+    /// as well, does the node fail high at once?
+    const MULTI_CUT: bool = false;
+    /// Negative extension: is a hash move that is not singular, but whose
+    /// stored score beats beta anyway, searched a ply shallower?
+    const NEGATIVE_EXTENSION: bool = false;
+
     /// The variant's own network (`engine/nnue.rs`), which evaluates positions
     /// when the `Use NNUE` option is on; `None` (the hand-written evaluation)
     /// until a network trained on the variant has won its match.

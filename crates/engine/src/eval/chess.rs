@@ -12,8 +12,14 @@ impl Policy for Chess {
     const SEE: bool = true;
     /// The Texel-tuned evaluation was fitted to standard chess games.
     const TUNED_EVAL: bool = true;
-    /// The search's selectivity was measured in chess.
-    const TUNED_SELECTIVITY: bool = true;
+    // The search's selectivity was measured in chess: every heuristic on.
+    const CUT_NODE_LMR: bool = true;
+    const IMPROVING_LMR: bool = true;
+    const IMPROVING_RFP: bool = true;
+    const IMPROVING_LMP: bool = true;
+    const TT_REFINED_EVAL: bool = true;
+    const MULTI_CUT: bool = true;
+    const NEGATIVE_EXTENSION: bool = true;
     /// The network was trained on standard chess positions.
     const NNUE: Option<Net> = Some(Net::Chess);
 

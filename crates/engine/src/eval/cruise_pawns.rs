@@ -21,9 +21,15 @@ impl Policy for CruisePawns {
     /// Trained on Cruise Pawns' own self-play (docs/TRAINING.md, "Cruise
     /// Pawns").
     const NNUE: Option<Net> = Some(Net::CruisePawns);
-    /// Chess's selectivity did not lose here in a match (docs/STRENGTH.md,
-    /// "Variant guards").
-    const TUNED_SELECTIVITY: bool = true;
+    // Chess's selectivity, measured as a whole, did not lose here in a match
+    // (docs/STRENGTH.md, "Variant guards"): every heuristic on.
+    const CUT_NODE_LMR: bool = true;
+    const IMPROVING_LMR: bool = true;
+    const IMPROVING_RFP: bool = true;
+    const IMPROVING_LMP: bool = true;
+    const TT_REFINED_EVAL: bool = true;
+    const MULTI_CUT: bool = true;
+    const NEGATIVE_EXTENSION: bool = true;
 
     /// A pass with a missile in flight would hand the launcher a position where
     /// its own missile is pending, which the rules cannot hold; without one,

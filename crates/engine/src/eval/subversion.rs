@@ -22,9 +22,15 @@ impl Policy for Subversion {
     const REDUCE_BAD_NOISY: bool = true;
     /// Trained on Subversion's own self-play (docs/TRAINING.md, "Subversion").
     const NNUE: Option<Net> = Some(Net::Subversion);
-    /// Chess's selectivity did not lose here in a match (docs/STRENGTH.md,
-    /// "Variant guards").
-    const TUNED_SELECTIVITY: bool = true;
+    // Chess's selectivity, measured as a whole, did not lose here in a match
+    // (docs/STRENGTH.md, "Variant guards"): every heuristic on.
+    const CUT_NODE_LMR: bool = true;
+    const IMPROVING_LMR: bool = true;
+    const IMPROVING_RFP: bool = true;
+    const IMPROVING_LMP: bool = true;
+    const TT_REFINED_EVAL: bool = true;
+    const MULTI_CUT: bool = true;
+    const NEGATIVE_EXTENSION: bool = true;
 
     /// Captures, promotions and subversions (each changes material), one payment
     /// per target: the cheapest. In check the full list is needed anyway:

@@ -7,6 +7,7 @@
 //! values that the front end formats.
 
 pub mod ordering;
+mod params;
 pub mod see;
 pub mod timeman;
 pub mod tt;
@@ -24,11 +25,9 @@ use turncoat_rules::moves::{Move, MoveList};
 use turncoat_rules::position::Position;
 
 use ordering::{pick_next, score_moves, Context, Heuristics, PieceTo, MAX_PLY};
+use params::*;
 pub use timeman::{Limits, TimeManager};
 use tt::{move_fingerprint, Bound, TranspositionTable};
-
-/// Minimum depth for a singular-extension verification search.
-const SINGULAR_DEPTH: i32 = 8;
 
 pub const INF: i32 = 32_000;
 pub const MATE: i32 = 31_000;
@@ -324,7 +323,7 @@ fn margin<V: Policy>(cp: i32) -> i32 {
 }
 
 /// Late move reduction in plies: grows with depth and move number (a table of
-/// `0.75 + ln(depth) ln(index) / 2.25`, computed once).
+/// `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR`, computed once).
 fn lmr_reduction(depth: i32, move_index: usize) -> i32 {
     static TABLE: std::sync::OnceLock<Vec<[u8; 64]>> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
@@ -333,7 +332,7 @@ fn lmr_reduction(depth: i32, move_index: usize) -> i32 {
                 let mut row = [0u8; 64];
                 for (i, r) in row.iter_mut().enumerate().skip(1) {
                     if d > 0 {
-                        *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
+                        *r = (LMR_BASE + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR) as u8;
                     }
                 }
                 row
@@ -628,13 +627,13 @@ impl<'a, V: Policy> Worker<'a, V> {
             self.depth = depth;
             for pv_idx in 0..multipv {
                 let prev = self.root_moves[pv_idx].score;
-                let mut delta = margin::<V>(25);
-                let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND && prev > -INF
-                {
-                    (prev - delta, prev + delta)
-                } else {
-                    (-INF, INF)
-                };
+                let mut delta = margin::<V>(ASPIRATION_WINDOW);
+                let (mut alpha, mut beta) =
+                    if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND && prev > -INF {
+                        (prev - delta, prev + delta)
+                    } else {
+                        (-INF, INF)
+                    };
                 loop {
                     let score = self.search_root(root, depth as i32, alpha, beta, pv_idx);
                     if self.stopped {
@@ -648,8 +647,8 @@ impl<'a, V: Policy> Worker<'a, V> {
                     } else {
                         break;
                     }
-                    delta += delta / 2;
-                    if delta > 1000 {
+                    delta += delta / ASPIRATION_GROWTH_DIVISOR;
+                    if delta > ASPIRATION_MAX_WINDOW {
                         alpha = -INF;
                         beta = INF;
                     }
@@ -925,6 +924,12 @@ impl<'a, V: Policy> Worker<'a, V> {
         }
     }
 
+    /// The main search: the score of `pos` from the side to move's view,
+    /// searched `depth` plies deep in the window (`alpha`, `beta`), `ply` plies
+    /// from the root; `node` is what the node is expected to be. Outside the
+    /// window the score is only a bound. The steps are numbered in the order
+    /// a node meets them, as in Stockfish's `search.cpp` (the numbers are
+    /// ours).
     fn negamax(
         &mut self,
         pos: &Position<V>,
@@ -934,19 +939,25 @@ impl<'a, V: Policy> Worker<'a, V> {
         ply: usize,
         node: Node,
     ) -> i32 {
+        // Step 1. Initialize the node. At the horizon (or the deepest ply
+        // the search keeps buffers for) quiescence takes over.
         let pv_node = node == Node::Pv;
         let cut_node = node == Node::Cut;
         self.pv[ply].clear();
         if depth <= 0 || ply >= MAX_PLY {
             return self.qsearch(pos, alpha, beta, ply, 0);
         }
+
+        // Step 2. Check for an aborted search (`stop`, time, nodes).
         self.check_stop();
         if self.stopped {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply as u32);
 
-        // Draws by rule, and mate-distance pruning.
+        // Step 3. Draws by rule end the line whatever the moves: the
+        // fifty-move rule (unless the side to move has no legal move), a
+        // repetition, insufficient material where the variant has that rule.
         if pos.halfmoves() >= 100 {
             return fifty_move_score(pos, ply);
         }
@@ -956,12 +967,21 @@ impl<'a, V: Policy> Worker<'a, V> {
         if V::INSUFFICIENT_MATERIAL && game::insufficient_material(pos) {
             return 0;
         }
+
+        // Step 4. Mate distance pruning: no line from here can score better
+        // than mating at the next ply or worse than being mated here, so a
+        // shorter mate found nearer the root settles the window.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
             return alpha;
         }
 
+        // Step 5. Transposition table lookup. Outside the principal variation
+        // a stored bound at least this deep that settles the window is the
+        // answer; either way the stored move is tried first. A singular search
+        // (Step 16) re-searching this node without one move ignores the
+        // entry, which speaks of every move.
         let excluded = self.excluded[ply];
         let verifying = excluded != Move::NULL;
         let tt_entry = self.shared.tt.probe(pos.key());
@@ -974,13 +994,22 @@ impl<'a, V: Policy> Worker<'a, V> {
             }
         }
 
-        // Internal iterative reduction: without a hash move this node is
-        // probably not worth a full-depth search.
+        // Step 6. Internal iterative reduction: a node without a hash move
+        // was not worth storing before, so it is probably not worth a
+        // full-depth search now.
         let mut depth = depth;
-        if depth >= 4 && tt_fp == 0 {
-            depth -= 1;
+        if depth >= IIR_MIN_DEPTH && tt_fp == 0 {
+            depth -= IIR_REDUCTION;
         }
 
+        // Step 7. Static evaluation (none in check, where the position is
+        // not still enough to judge), and whether it improves on the side to
+        // move's two plies back (or that node was in check). Where the
+        // variant does not key a pruning to it, that pruning keeps its full
+        // strength: reverse futility the full margin (as if not improving),
+        // late move pruning the full count (as if improving). The hash score
+        // refines the evaluation for Steps 8 and 9 where its bound says it is
+        // closer to the truth and the variant allows it.
         let in_check = V::in_check(pos);
         let static_eval = if in_check {
             -INF
@@ -988,24 +1017,15 @@ impl<'a, V: Policy> Worker<'a, V> {
             self.evaluate(pos, ply)
         };
         self.evals[ply] = static_eval;
-        // Improving: better than two plies back (or that node was in check).
-        // Without the tuned selectivity the pruning below ignores it: reverse
-        // futility keeps the full margin (as if not improving) and late move
-        // pruning the full count (as if improving), their values before the flag.
         let improving = !in_check
             && ply >= 2
             && (self.evals[ply - 2] == -INF || static_eval > self.evals[ply - 2]);
-        let (rfp_improving, lmp_improving) = if V::TUNED_SELECTIVITY {
-            (improving, improving)
-        } else {
-            (false, true)
-        };
-        // The hash score where its bound says it is closer to the truth than
-        // the static evaluation, for the pruning decisions below.
+        let rfp_improving = V::IMPROVING_RFP && improving;
+        let lmp_improving = !V::IMPROVING_LMP || improving;
         let mut eval = static_eval;
-        if let Some(e) = tt_entry.filter(|e| {
-            V::TUNED_SELECTIVITY && !in_check && !verifying && e.score.abs() < MATE_BOUND
-        }) {
+        if let Some(e) = tt_entry
+            .filter(|e| V::TT_REFINED_EVAL && !in_check && !verifying && e.score.abs() < MATE_BOUND)
+        {
             let s = score_from_tt(e.score, ply);
             if e.bound == Bound::Exact
                 || (e.bound == Bound::Lower && s > eval)
@@ -1016,21 +1036,26 @@ impl<'a, V: Policy> Worker<'a, V> {
         }
 
         if !pv_node && !in_check && !verifying {
-            // Reverse futility: far above beta at shallow depth.
-            if depth <= 6
-                && eval - margin::<V>(90 * (depth - i32::from(rfp_improving))) >= beta
+            // Step 8. Reverse futility pruning: at shallow depth, an
+            // evaluation this far above beta is taken to stay above it.
+            if depth <= RFP_MAX_DEPTH
+                && eval - margin::<V>(RFP_MARGIN * (depth - i32::from(rfp_improving))) >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return eval;
             }
-            // Null move, where the variant allows it and zugzwang is unlikely.
+
+            // Step 9. Null move pruning: if passing still holds beta, a real
+            // move will too. Only where the variant allows a pass here and
+            // the side to move has pieces besides king and pawns (zugzwang,
+            // where passing would be best, is then unlikely).
             if V::NULL_MOVE
                 && V::may_pass(pos)
-                && depth >= 3
+                && depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && self.has_pieces(pos)
             {
-                let r = 3 + depth / 4;
+                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 let mut child = *pos;
                 child.play_null();
                 self.played[ply] = (Move::NULL, PieceTo::NONE);
@@ -1053,12 +1078,20 @@ impl<'a, V: Policy> Worker<'a, V> {
             }
         }
 
-        // ProbCut: a good capture that beats beta by a margin in a shallow
-        // search almost surely beats beta at full depth too.
-        if V::SEE && !pv_node && !in_check && !verifying && depth >= 5 && beta.abs() < MATE_BOUND {
-            let raised = beta + 200;
-            let hopeless = tt_entry
-                .is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < raised);
+        // Step 10. ProbCut: a good capture that beats beta by a margin in a
+        // shallow search almost surely beats beta at full depth too. Skipped
+        // when the table already holds a deep enough score short of that.
+        if V::SEE
+            && !pv_node
+            && !in_check
+            && !verifying
+            && depth >= PROBCUT_MIN_DEPTH
+            && beta.abs() < MATE_BOUND
+        {
+            let raised = beta + PROBCUT_MARGIN;
+            let hopeless = tt_entry.is_some_and(|e| {
+                e.depth >= depth - PROBCUT_STORED_REDUCTION && score_from_tt(e.score, ply) < raised
+            });
             if !hopeless {
                 if let Some(s) = self.probcut(pos, depth, raised, static_eval, ply, node) {
                     return s;
@@ -1069,6 +1102,10 @@ impl<'a, V: Policy> Worker<'a, V> {
             }
         }
 
+        // Step 11. Generate and order the moves. The variant's late moves
+        // (`Policy::late_moves`) wait until the others are searched, unless
+        // the hash move is among them or no other move exists. No move at
+        // all: the variant's verdict (mate, stalemate, ...).
         let mut moves = std::mem::take(&mut self.move_buf[ply]);
         let mut scores = std::mem::take(&mut self.score_buf[ply]);
         let mut quiets = std::mem::take(&mut self.quiet_buf[ply]);
@@ -1078,8 +1115,6 @@ impl<'a, V: Policy> Worker<'a, V> {
         V::search_moves(pos, &mut moves);
         let ctx = self.context(ply);
         score_moves(pos, &moves, tt_fp, &self.heur, ply, &ctx, &mut scores);
-        // The variant's late moves wait until the others are searched, unless
-        // the hash move is among them or no other move exists.
         let mut late_pending = true;
         if moves.is_empty() || (tt_fp != 0 && !ordering::holds_tt_move(&scores)) {
             V::late_moves(pos, &mut moves);
@@ -1093,26 +1128,29 @@ impl<'a, V: Policy> Worker<'a, V> {
             return terminal_score(pos, ply);
         }
 
+        // Step 12. Loop through the moves, best-ordered first.
         let original_alpha = alpha;
         let mut multi_cut = None;
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
         let mut quiets_seen = 0;
         let prune_quiets = !pv_node && !in_check;
-        // Late move pruning: at shallow depth, late quiet moves rarely matter.
-        // Futility: nor do quiet moves far below alpha.
+        // Late move pruning: at shallow depth, late quiet moves rarely
+        // matter. Futility pruning: nor do quiet moves far below alpha.
         let late_pruned = |i: usize, quiets_seen: i32, best_score: i32, alpha: i32| {
             prune_quiets
                 && i > 0
                 && best_score > -MATE_BOUND
-                && ((depth <= 4
-                    && quiets_seen > (3 + depth * depth) / (2 - i32::from(lmp_improving)))
-                    || (depth <= 3 && static_eval + margin::<V>(100 + 120 * depth) <= alpha))
+                && ((depth <= LMP_MAX_DEPTH
+                    && quiets_seen > (LMP_BASE + depth * depth) / (2 - i32::from(lmp_improving)))
+                    || (depth <= FP_MAX_DEPTH
+                        && static_eval + margin::<V>(FP_BASE + FP_DEPTH_MUL * depth) <= alpha))
         };
         self.keys.push(pos.key());
         for i in 0.. {
+            // Step 13. The late stage, when the other moves are done, unless
+            // pruning would skip every move of it.
             if i == moves.len() {
-                // The late stage, unless pruning would skip every move of it.
                 if !late_pending
                     || (V::REDUCE_BAD_NOISY && late_pruned(i, quiets_seen, best_score, alpha))
                 {
@@ -1134,8 +1172,10 @@ impl<'a, V: Policy> Worker<'a, V> {
             if !noisy {
                 quiets_seen += 1;
             }
-            // Where the variant allows it, a noisy move that probably loses
-            // material is reduced and pruned like a quiet one.
+
+            // Step 14. Pruning at shallow depth. Where the variant allows it,
+            // a noisy move that probably loses material is reduced and pruned
+            // like a quiet one.
             let reducible = !noisy || (V::REDUCE_BAD_NOISY && V::bad_noisy(pos, mv));
             if reducible && late_pruned(i, quiets_seen, best_score, alpha) {
                 continue;
@@ -1157,14 +1197,16 @@ impl<'a, V: Policy> Worker<'a, V> {
             // beyond a margin growing with depth are not worth a node.
             if V::SEE && !in_check && i > 0 && best_score > -MATE_BOUND {
                 let margin = if noisy {
-                    (depth <= 6).then_some(-100 * depth)
+                    (depth <= SEE_NOISY_MAX_DEPTH).then_some(SEE_NOISY_MARGIN * depth)
                 } else {
-                    (depth <= 8).then_some(-20 * depth * depth)
+                    (depth <= SEE_QUIET_MAX_DEPTH).then_some(SEE_QUIET_MARGIN * depth * depth)
                 };
                 if margin.is_some_and(|m| !see::see_ge(pos, mv, m)) {
                     continue;
                 }
             }
+
+            // Step 15. Make the move.
             let mut child = *pos;
             game::play(&mut child, mv);
             self.shared.tt.prefetch(child.key());
@@ -1172,24 +1214,29 @@ impl<'a, V: Policy> Worker<'a, V> {
             self.unflushed += 1;
             let gives_check = V::in_check(&child);
             let piece_to = PieceTo::of(pos, mv);
+
+            // Step 16. Extensions. A check is searched a ply deeper where the
+            // variant extends checks. Singular extension: when every other
+            // move falls well short of the hash move's stored score, the hash
+            // move is forced; it is searched a ply deeper.
             let mut new_depth = depth - 1 + i32::from(gives_check && V::CHECK_EXTENSION);
-            // Singular extension: when every other move falls well short of the
-            // hash move's stored score, the hash move is forced; search it deeper.
-            if i == 0 && !verifying && !gives_check && depth >= SINGULAR_DEPTH {
+            if i == 0 && !verifying && !gives_check && depth >= SINGULAR_MIN_DEPTH {
                 if let Some(e) = tt_entry.filter(|e| {
                     e.move_fp == move_fingerprint(mv)
-                        && e.depth >= depth - 3
+                        && e.depth >= depth - SINGULAR_TT_DEPTH_SLACK
                         && e.bound != Bound::Upper
                         && e.score.abs() < MATE_BOUND
                 }) {
-                    let singular_beta = score_from_tt(e.score, ply) - 2 * depth;
-                    // The verification re-enters this ply: it pushes this
-                    // position's key itself.
+                    let singular_beta = score_from_tt(e.score, ply) - SINGULAR_MARGIN_MUL * depth;
+                    // The singular search: this node again without the hash
+                    // move, at half the depth, in a zero window at singular
+                    // beta. It re-enters this ply and pushes this position's
+                    // key itself.
                     self.keys.pop();
                     self.excluded[ply] = mv;
                     let s = self.negamax(
                         pos,
-                        (depth - 1) / 2,
+                        (depth - 1) / SINGULAR_DEPTH_DIVISOR,
                         singular_beta - 1,
                         singular_beta,
                         ply,
@@ -1202,19 +1249,22 @@ impl<'a, V: Policy> Worker<'a, V> {
                     }
                     if s < singular_beta {
                         new_depth += 1;
-                    } else if V::TUNED_SELECTIVITY && singular_beta >= beta {
+                    } else if V::MULTI_CUT && singular_beta >= beta {
                         // Multi-cut: another move beats beta as well, so this
                         // node fails high whatever the hash move gives.
                         multi_cut = Some(singular_beta);
                         break;
-                    } else if V::TUNED_SELECTIVITY && score_from_tt(e.score, ply) >= beta {
-                        // Not forced, and expected to fail high anyway: the
-                        // hash move is searched a ply shallower.
+                    } else if V::NEGATIVE_EXTENSION && score_from_tt(e.score, ply) >= beta {
+                        // Negative extension: not forced, and expected to
+                        // fail high anyway; the hash move is searched a ply
+                        // shallower.
                         new_depth -= 1;
                     }
                 }
             }
 
+            // Step 17. Search the move: the first with the full window, the
+            // others with a zero window (principal variation search).
             self.played[ply] = (mv, piece_to);
             let score = if i == 0 {
                 -self.negamax(
@@ -1229,8 +1279,8 @@ impl<'a, V: Policy> Worker<'a, V> {
                 // Late move reductions for quiet moves that are ordered late
                 // (checks too where the variant does not extend them).
                 let mut r = 0;
-                if depth >= 3
-                    && i >= 2
+                if depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_MOVE
                     && reducible
                     && !in_check
                     && (!gives_check || !V::CHECK_EXTENSION)
@@ -1241,20 +1291,23 @@ impl<'a, V: Policy> Worker<'a, V> {
                     }
                     // A node expected to fail high needs only one good move;
                     // a worsening position's late moves are less likely.
-                    if V::TUNED_SELECTIVITY {
-                        r += i32::from(cut_node) + i32::from(!improving);
-                    }
+                    r += i32::from(V::CUT_NODE_LMR && cut_node);
+                    r += i32::from(V::IMPROVING_LMR && !improving);
                     // Moves with a good history are reduced less, bad ones more.
                     let h = self.heur.quiet_score(pos.turn(), mv, piece_to, &ctx);
-                    r -= (h / 8000).clamp(-2, 2);
-                    // Deeper, it is reduced one ply more.
+                    r -= (h / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
+                    // Another choice of a move already searched (Step 14)
+                    // is reduced one ply more.
                     if repeats() {
                         r += 1;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
                 // A zero-window search at full depth expects the opposite of
-                // this node; a reduced one expects to fail high.
+                // this node; a reduced one expects to fail high. A reduced
+                // move that beats alpha is searched again at full depth, and
+                // on the principal variation one that lands inside the window
+                // again with the full window.
                 let full = if cut_node { Node::All } else { Node::Cut };
                 let kind = if r > 0 { Node::Cut } else { full };
                 let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, kind);
@@ -1269,6 +1322,10 @@ impl<'a, V: Policy> Worker<'a, V> {
             if self.stopped {
                 break;
             }
+
+            // Step 18. Check for a new best move: it extends the principal
+            // variation, and at a cutoff a quiet move earns history (and the
+            // quiet moves tried before it lose some).
             if score > best_score {
                 best_score = score;
                 best_move = mv;
@@ -1297,6 +1354,8 @@ impl<'a, V: Policy> Worker<'a, V> {
         self.score_buf[ply] = scores;
         self.quiet_buf[ply] = quiets;
 
+        // Step 19. Store the result in the transposition table (not a
+        // singular search's, which left a move out, nor a stopped search's).
         if self.stopped {
             return 0;
         }
@@ -1316,9 +1375,10 @@ impl<'a, V: Policy> Worker<'a, V> {
         best_score
     }
 
-    /// ProbCut's captures: the first whose exchange gains enough to lift the
+    /// Step 10's captures: the first whose exchange gains enough to lift the
     /// static eval to `raised` and that holds `raised` in quiescence and then in
-    /// a search 4 plies shallower gives the node's (lower-bound) score.
+    /// a search `PROBCUT_REDUCTION` plies shallower gives the node's
+    /// (lower-bound) score.
     fn probcut(
         &mut self,
         pos: &Position<V>,
@@ -1347,7 +1407,7 @@ impl<'a, V: Policy> Worker<'a, V> {
             if s >= raised && !self.stopped {
                 s = -self.negamax(
                     &child,
-                    depth - 4,
+                    depth - PROBCUT_REDUCTION,
                     -raised,
                     -raised + 1,
                     ply + 1,
@@ -1358,9 +1418,13 @@ impl<'a, V: Policy> Worker<'a, V> {
                 break;
             }
             if s >= raised {
-                self.shared
-                    .tt
-                    .store(pos.key(), mv, score_to_tt(s, ply), depth - 3, Bound::Lower);
+                self.shared.tt.store(
+                    pos.key(),
+                    mv,
+                    score_to_tt(s, ply),
+                    depth - PROBCUT_STORED_REDUCTION,
+                    Bound::Lower,
+                );
                 result = Some(s);
                 break;
             }
@@ -1389,6 +1453,11 @@ impl<'a, V: Policy> Worker<'a, V> {
         (us & !(pos.by_role(Role::Pawn) | pos.by_role(Role::King))).any()
     }
 
+    /// Quiescence: the score of `pos` (as [`Worker::negamax`]) once the
+    /// main search's depth is spent, searching only the noisy moves (all
+    /// moves in check) until the position is quiet, so that no exchange is
+    /// judged half-way. `qply` counts its plies. Steps numbered as in
+    /// `negamax`'s.
     fn qsearch(
         &mut self,
         pos: &Position<V>,
@@ -1397,6 +1466,8 @@ impl<'a, V: Policy> Worker<'a, V> {
         ply: usize,
         qply: usize,
     ) -> i32 {
+        // Step 1. Check for an aborted search; at the deepest ply, the
+        // static evaluation.
         self.check_stop();
         if self.stopped {
             return 0;
@@ -1405,16 +1476,26 @@ impl<'a, V: Policy> Worker<'a, V> {
         if ply >= MAX_PLY {
             return self.evaluate(pos, ply);
         }
+
+        // Step 2. A draw by the fifty-move rule (the only draw by rule
+        // looked for here).
         if pos.halfmoves() >= 100 {
             return fifty_move_score(pos, ply);
         }
-        // The table answers here too: any stored bound at depth >= 0 is at least
-        // a quiescence result, and its move is the best first try.
+
+        // Step 3. Transposition table lookup: any stored bound at depth >= 0
+        // is at least a quiescence result, and its move is the best first try.
         let tt_entry = self.shared.tt.probe(pos.key());
         let tt_fp = tt_entry.map_or(0, |e| e.move_fp);
         if let Some(s) = tt_entry.and_then(|e| tt_cutoff(&e, ply, alpha, beta)) {
             return s;
         }
+
+        // Step 4. Stand pat, or evade. In check (during the first
+        // `QS_CHECK_PLIES` plies) every legal move is searched, and none is
+        // the variant's verdict. Otherwise the side to move may stand on the
+        // static evaluation, a lower bound of its score (it need not play a
+        // noisy move): enough to cut at beta, or to raise alpha.
         let original_alpha = alpha;
         let in_check = qply < V::QS_CHECK_PLIES && V::in_check(pos);
         let mut moves = std::mem::take(&mut self.move_buf[ply]);
@@ -1442,6 +1523,8 @@ impl<'a, V: Policy> Worker<'a, V> {
             best_score = stand_pat;
             V::noisy_moves(pos, &mut moves);
         }
+
+        // Step 5. Order the moves and loop through them.
         let ctx = self.context(ply);
         scores.clear();
         score_moves(pos, &moves, tt_fp, &self.heur, ply, &ctx, &mut scores);
@@ -1449,14 +1532,18 @@ impl<'a, V: Policy> Worker<'a, V> {
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut scores, i);
             let mv = moves[i];
-            // Delta pruning: even winning this material cannot reach alpha.
+
+            // Step 6. Pruning (not in check).
             if !in_check {
                 // Losing exchanges, which are skipped below, come last.
                 if ordering::ordered_as_bad_noisy(scores[i]) {
                     break;
                 }
+                // Delta pruning: even winning this material cannot reach
+                // alpha. And after the first `QS_CHECK_PLIES` plies only
+                // moves that win material are tried, so quiescence ends.
                 let gain = V::gain_estimate(pos, mv);
-                if stand_pat + margin::<V>(gain + 200) < alpha
+                if stand_pat + margin::<V>(gain + QS_DELTA_MARGIN) < alpha
                     || (gain <= 0 && qply >= V::QS_CHECK_PLIES)
                 {
                     continue;
@@ -1466,6 +1553,8 @@ impl<'a, V: Policy> Worker<'a, V> {
                     continue;
                 }
             }
+
+            // Step 7. Make the move and search it.
             self.played[ply] = (mv, PieceTo::of(pos, mv));
             let mut child = *pos;
             game::play(&mut child, mv);
@@ -1476,6 +1565,8 @@ impl<'a, V: Policy> Worker<'a, V> {
             if self.stopped {
                 break;
             }
+
+            // Step 8. Check for a new best move.
             if score > best_score {
                 best_score = score;
                 if score > alpha {
@@ -1489,6 +1580,8 @@ impl<'a, V: Policy> Worker<'a, V> {
         }
         self.move_buf[ply] = moves;
         self.score_buf[ply] = scores;
+
+        // Step 9. Store the result in the transposition table, at depth 0.
         if !self.stopped {
             let bound = bound_of(best_score, original_alpha, beta);
             self.shared

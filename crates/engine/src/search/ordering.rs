@@ -22,6 +22,16 @@ const BAD_NOISY: i32 = -(1 << 28);
 /// History values stay within +/- this bound (history gravity).
 const HISTORY_MAX: i32 = 16384;
 const _: () = assert!(HISTORY_MAX <= i16::MAX as i32);
+/// A cutoff's history bonus (and the malus of the quiet moves tried before
+/// it) is `HISTORY_BONUS_MUL * depth²` ...
+const HISTORY_BONUS_MUL: i32 = 16;
+/// ... up to this.
+const HISTORY_BONUS_MAX: i32 = 1600;
+/// Noisy moves are ordered by `MVV_MUL * gain - attacker / LVA_DIVISOR`: the
+/// gain first, then the cheaper attacker.
+const MVV_MUL: i32 = 16;
+/// See [`MVV_MUL`].
+const LVA_DIVISOR: i32 = 10;
 
 /// A moved piece and its destination, `piece * 64 + to` with `piece` in 0..12:
 /// the index of the continuation tables. [`PieceTo::NONE`] after a null move.
@@ -132,7 +142,7 @@ impl Heuristics {
         depth: i32,
     ) {
         let color = pos.turn();
-        let bonus = (16 * depth * depth).min(1600);
+        let bonus = (HISTORY_BONUS_MUL * depth * depth).min(HISTORY_BONUS_MAX);
         if ply < self.killers.len() && self.killers[ply][0] != best {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = best;
@@ -188,7 +198,7 @@ pub fn score_moves<V: Policy>(
             TT_MOVE
         } else if V::is_noisy(pos, mv) {
             let attacker = pos.role_at(mv.from).map_or(0, value_of);
-            let mvv_lva = V::gain_estimate(pos, mv) * 16 - attacker / 10;
+            let mvv_lva = V::gain_estimate(pos, mv) * MVV_MUL - attacker / LVA_DIVISOR;
             // Captures that lose material by exchange go after the quiet moves.
             if V::bad_noisy(pos, mv) {
                 BAD_NOISY + mvv_lva
