@@ -17,15 +17,9 @@ impl Policy for CowardlyCrew {
     /// (docs/TRAINING.md, "Cowardly Crew").
     const NNUE: Option<Net> = Some(Net::CowardlyCrew);
 
-    // Chess's selectivity, measured as a whole, lost here in a match
-    // (docs/STRENGTH.md, "Variant guards"): every heuristic off.
-    const CUT_NODE_LMR: bool = false;
-    const IMPROVING_LMR: bool = false;
-    const IMPROVING_RFP: bool = false;
-    const IMPROVING_LMP: bool = false;
-    const TT_REFINED_EVAL: bool = false;
-    const MULTI_CUT: bool = false;
-    const NEGATIVE_EXTENSION: bool = false;
+    // Chess's selectivity heuristics (`CUT_NODE_LMR` ... `NEGATIVE_EXTENSION`),
+    // measured as a whole, lost here in a match (docs/STRENGTH.md, "Variant
+    // guards"): every one keeps the trait's default, off.
 
     /// MVV-LVA plus the conversions: each converted piece counts twice, since the
     /// opponent loses it and we gain it.

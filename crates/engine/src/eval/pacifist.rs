@@ -26,15 +26,9 @@ impl Policy for Pacifist {
     /// cascade ([`Policy::network_boards`] below; docs/TRAINING.md, "Pacifist").
     const NNUE: Option<Net> = Some(Net::Pacifist);
 
-    // Chess's selectivity, measured as a whole, lost here in a match
-    // (docs/STRENGTH.md, "Variant guards"): every heuristic off.
-    const CUT_NODE_LMR: bool = false;
-    const IMPROVING_LMR: bool = false;
-    const IMPROVING_RFP: bool = false;
-    const IMPROVING_LMP: bool = false;
-    const TT_REFINED_EVAL: bool = false;
-    const MULTI_CUT: bool = false;
-    const NEGATIVE_EXTENSION: bool = false;
+    // Chess's selectivity heuristics (`CUT_NODE_LMR` ... `NEGATIVE_EXTENSION`),
+    // measured as a whole, lost here in a match (docs/STRENGTH.md, "Variant
+    // guards"): every one keeps the trait's default, off.
 
     /// Promotions and moves whose cascade converts something beyond what any move
     /// converts anyway (the enemy pieces already overly persuaded).
