@@ -257,7 +257,7 @@ impl Tab {
                     }
                 }
                 Event::Error(e) => {
-                    let _ = out.send(Response::error(Some("analyse"), e));
+                    let _ = out.send(Response::error(Some("analyse"), e.to_string()));
                 }
                 Event::Info(_) | Event::PerftMove { .. } | Event::PerftDone { .. } => {}
             })?;

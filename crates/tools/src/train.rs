@@ -42,7 +42,7 @@ pub struct TrainArgs {
     /// Labelled position files (`FEN;score;result` lines).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Where to write the network (e.g. crates/engine/src/nnue/<variant>.net to replace
+    /// Where to write the network (e.g. crates/engine/src/nnue/VARIANT.net to replace
     /// the shipped one). Written once, at the end, and only if training stayed finite.
     #[arg(long)]
     pub out: PathBuf,

@@ -6,7 +6,7 @@
 //! needs besides (safe pruning, quiescence moves, evaluation terms) is the
 //! engine's `Policy` trait, kept apart in `engine/`. Everything generic over
 //! `V: Variant` is monomorphised, so standard chess pays nothing for the hooks;
-//! the choice of variant is made once, at the top, by [`with_variant!`].
+//! the choice of variant is made once, at the top, by [`with_variant!`](crate::with_variant).
 
 use std::fmt::Debug;
 use std::hash::Hash;
