@@ -35,8 +35,7 @@ use turncoat_rules::with_variant;
 
 #[derive(Args, Debug, Clone)]
 pub struct TrainArgs {
-    /// The variant whose positions these are (chess, cowardlycrew, pacifist,
-    /// attendingpawns, subversion, cruisepawns).
+    /// The variant whose positions these are.
     #[arg(long, default_value = "chess")]
     pub variant: VariantKind,
     /// Labelled position files (`FEN;score;result` lines).

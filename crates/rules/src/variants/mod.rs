@@ -327,6 +327,50 @@ impl std::fmt::Display for VariantKind {
     }
 }
 
+/// `--variant` in front ends that use clap: the registry's names are the
+/// values it takes and lists in `--help`, and a wrong one is refused with
+/// [`UnknownVariant`]'s sentence, as everywhere else.
+#[cfg(feature = "clap")]
+mod cli {
+    use super::{UnknownVariant, VariantKind};
+    use clap::builder::{PossibleValue, TypedValueParser, ValueParserFactory};
+    use clap::error::ErrorKind;
+
+    #[derive(Clone, Copy, Debug)]
+    pub struct VariantParser;
+
+    impl TypedValueParser for VariantParser {
+        type Value = VariantKind;
+
+        fn parse_ref(
+            &self,
+            _cmd: &clap::Command,
+            _arg: Option<&clap::Arg>,
+            value: &std::ffi::OsStr,
+        ) -> Result<VariantKind, clap::Error> {
+            let name = value.to_string_lossy();
+            name.parse().map_err(|e: UnknownVariant| {
+                clap::Error::raw(ErrorKind::InvalidValue, format!("{e}\n"))
+            })
+        }
+
+        fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+            Some(Box::new(
+                VariantKind::ALL
+                    .iter()
+                    .map(|v| PossibleValue::new(v.name())),
+            ))
+        }
+    }
+
+    impl ValueParserFactory for VariantKind {
+        type Parser = VariantParser;
+        fn value_parser() -> VariantParser {
+            VariantParser
+        }
+    }
+}
+
 /// Runs `$body` with the type alias `$V` bound to the variant type of `$kind`:
 /// the one place where a run-time variant choice becomes a compile-time one.
 #[macro_export]
