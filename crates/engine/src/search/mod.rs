@@ -964,7 +964,7 @@ impl<'a, V: Policy> Worker<'a, V> {
         if self.is_repetition(pos) {
             return 0;
         }
-        if V::INSUFFICIENT_MATERIAL && game::insufficient_material(pos) {
+        if V::insufficient_material(pos) {
             return 0;
         }
 

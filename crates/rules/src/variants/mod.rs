@@ -18,8 +18,9 @@ use crate::game::Outcome;
 use crate::live::{Action, Effects, Extra, VariantState};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveList};
-use crate::position::Position;
+use crate::position::{Board, Position};
 
+pub mod andernach;
 pub mod attending_pawns;
 pub mod chess;
 pub mod cowardly_crew;
@@ -48,6 +49,9 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// repetitions are looked for over the whole game (docs/RULES.md, "Common:
     /// repetition").
     const CLOCK_RESET_IRREVERSIBLE: bool = true;
+    /// Does a double step change the pawn's side (Anti- and Super-Andernach)?
+    /// Then the pawn just past the en passant square is the side to move's.
+    const DOUBLE_STEP_CHANGES_SIDE: bool = false;
     /// Extra state beyond chess: exactly what the FEN 7th field says, so it takes
     /// part in comparing and hashing positions; `()` when there is none.
     type State: Copy + Clone + Default + Debug + PartialEq + Eq + Hash + Send + Sync;
@@ -67,6 +71,12 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
         buf.clear();
         Self::legal_moves(pos, buf);
         buf.len() as u64
+    }
+
+    /// Is the material on `board` a draw by itself (game end, and the search's
+    /// draw test)? Standard insufficient material where the variant uses it.
+    fn insufficient_material(board: &Board) -> bool {
+        Self::INSUFFICIENT_MATERIAL && crate::game::insufficient_material(board)
     }
 
     /// Plays a move produced by `legal_moves`.
