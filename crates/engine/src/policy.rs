@@ -9,7 +9,7 @@
 
 use shakmaty::Role;
 
-use crate::nnue::{self, Net, PieceBoards};
+use crate::nnue::{self, EmbeddedNetwork, PieceBoards};
 use crate::search::see;
 use turncoat_rules::moves::{Move, MoveKind, MoveList};
 use turncoat_rules::position::Position;
@@ -57,7 +57,7 @@ pub trait Policy: Variant {
     /// The variant's own network (`engine/nnue.rs`), which evaluates positions
     /// when the `Use NNUE` option is on; `None` (the hand-written evaluation)
     /// until a network trained on the variant has won its match.
-    const NNUE: Option<Net> = None;
+    const NETWORK: Option<EmbeddedNetwork> = None;
     /// May the main search reduce and prune the noisy moves that
     /// [`Policy::bad_noisy`] judges losing, as it does quiet moves (late move
     /// reductions, late move pruning, futility)? Off in chess, whose SEE pruning

@@ -271,7 +271,7 @@ pub fn static_eval(setup: &Setup, variant_terms: bool) -> Result<StaticEval, Set
         setup.game::<V>().map(|game| {
             let pos = &game.pos;
             let white = |s: i32| if pos.turn() == shakmaty::Color::White { s } else { -s };
-            let network = V::NNUE.map(|n| {
+            let network = V::NETWORK.map(|n| {
                 let net = n.network();
                 white(net.evaluate_board(&V::network_boards(pos), pos.turn()))
             });

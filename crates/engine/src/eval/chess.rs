@@ -1,7 +1,7 @@
 //! Standard chess: the shared evaluation is all there is (tuned tables, or the
 //! network), and every search heuristic is safe.
 
-use crate::nnue::Net;
+use crate::nnue::{embedded_network, EmbeddedNetwork};
 use crate::policy::Policy;
 use turncoat_rules::movegen::{self, Legality, Stage};
 use turncoat_rules::moves::MoveList;
@@ -21,7 +21,7 @@ impl Policy for Chess {
     const MULTI_CUT: bool = true;
     const NEGATIVE_EXTENSION: bool = true;
     /// The network was trained on standard chess positions.
-    const NNUE: Option<Net> = Some(Net::Chess);
+    const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("chess.net"));
 
     /// Generated directly rather than filtered from every legal move: the
     /// generator's noisy stage yields exactly the moves `is_noisy` accepts, in

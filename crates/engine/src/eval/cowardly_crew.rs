@@ -3,7 +3,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, Role};
 
-use crate::nnue::Net;
+use crate::nnue::{embedded_network, EmbeddedNetwork};
 use crate::policy::Policy;
 use turncoat_rules::moves::Move;
 use turncoat_rules::position::Position;
@@ -15,7 +15,7 @@ use turncoat_rules::variants::value_of;
 impl Policy for CowardlyCrew {
     /// Trained on 1.56 M positions of Cowardly Crew's own self-play
     /// (docs/TRAINING.md, "Cowardly Crew").
-    const NNUE: Option<Net> = Some(Net::CowardlyCrew);
+    const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("cowardlycrew.net"));
 
     // Chess's selectivity heuristics (`CUT_NODE_LMR` ... `NEGATIVE_EXTENSION`),
     // measured as a whole, lost here in a match (docs/STRENGTH.md, "Variant

@@ -4,7 +4,7 @@
 
 use shakmaty::{Bitboard, Color, Role, Square};
 
-use crate::nnue::{self, Net, PieceBoards};
+use crate::nnue::{self, embedded_network, EmbeddedNetwork, PieceBoards};
 use crate::policy::Policy;
 use crate::search::see;
 use turncoat_rules::moves::{Move, MoveKind, MoveList};
@@ -20,7 +20,7 @@ impl Policy for CruisePawns {
     const NULL_MOVE: bool = true;
     /// Trained on Cruise Pawns' own self-play (docs/TRAINING.md, "Cruise
     /// Pawns").
-    const NNUE: Option<Net> = Some(Net::CruisePawns);
+    const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("cruisepawns.net"));
     // Chess's selectivity, measured as a whole, did not lose here in a match
     // (docs/STRENGTH.md, "Variant guards"): every heuristic on.
     const CUT_NODE_LMR: bool = true;

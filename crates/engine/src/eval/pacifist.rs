@@ -5,7 +5,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, Role};
 
-use crate::nnue::{self, Net, PieceBoards};
+use crate::nnue::{self, embedded_network, EmbeddedNetwork, PieceBoards};
 use crate::policy::Policy;
 use turncoat_rules::moves::{Move, MoveList};
 use turncoat_rules::position::Position;
@@ -24,7 +24,7 @@ impl Policy for Pacifist {
     const NULL_MOVE: bool = false;
     /// Trained on Pacifist's own self-play, reading the board after the free
     /// cascade ([`Policy::network_boards`] below; docs/TRAINING.md, "Pacifist").
-    const NNUE: Option<Net> = Some(Net::Pacifist);
+    const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("pacifist.net"));
 
     // Chess's selectivity heuristics (`CUT_NODE_LMR` ... `NEGATIVE_EXTENSION`),
     // measured as a whole, lost here in a match (docs/STRENGTH.md, "Variant

@@ -3,7 +3,7 @@
 
 use shakmaty::{Bitboard, Color, Role, Square};
 
-use crate::nnue::Net;
+use crate::nnue::{embedded_network, EmbeddedNetwork};
 use crate::policy::{noisy_from_legal, Policy};
 use crate::search::see;
 use turncoat_rules::movegen::{self, Legality, Stage};
@@ -21,7 +21,7 @@ impl Policy for Subversion {
     /// docs/STRENGTH.md, "Variant search".)
     const REDUCE_BAD_NOISY: bool = true;
     /// Trained on Subversion's own self-play (docs/TRAINING.md, "Subversion").
-    const NNUE: Option<Net> = Some(Net::Subversion);
+    const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("subversion.net"));
     // Chess's selectivity, measured as a whole, did not lose here in a match
     // (docs/STRENGTH.md, "Variant guards"): every heuristic on.
     const CUT_NODE_LMR: bool = true;

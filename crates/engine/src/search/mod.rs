@@ -501,7 +501,7 @@ impl<'a, V: Policy> Worker<'a, V> {
                     seldepth: 0,
                 })
                 .collect(),
-            nnue: V::NNUE
+            nnue: V::NETWORK
                 .filter(|_| options.use_nnue)
                 .map(|n| AccumulatorStack::new(n.network(), MAX_PLY + 2)),
             report,

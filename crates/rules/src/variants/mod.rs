@@ -142,6 +142,14 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
         mv.write_base(out);
     }
 
+    /// What `mv` (legal in `pos`) is called for people: the token by default
+    /// (docs/RULES.md, "Notation"); standard chess says SAN
+    /// ([`crate::notation::san`]). The move list, the PGN and the legal moves a
+    /// front end offers all read it from here.
+    fn move_text(pos: &Position<Self>, mv: Move) -> String {
+        crate::game::token(pos, mv)
+    }
+
     /// What `mv` (legal in `pos`) is, for front ends: the part its token's base
     /// names and its extras, in token order (the move `format_move` prints).
     fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {
@@ -361,4 +369,20 @@ macro_rules! with_variant {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Front ends compare a game's start with `start_fen()` to decide whether a
+    /// PGN needs `SetUp`/`FEN`: it must be exactly what the start position prints.
+    #[test]
+    fn every_start_fen_is_the_start_position_printed() {
+        for &kind in VariantKind::ALL {
+            let printed =
+                crate::with_variant!(kind, V => crate::fen::format(&Position::<V>::startpos()));
+            assert_eq!(printed, kind.start_fen(), "{kind}");
+        }
+    }
 }
