@@ -128,7 +128,12 @@ fn compare_ply<V: SideChange>(g: &mut Game<V>, line: &str, tally: &mut Tally) {
     ours.sort();
     let cc_lans: Vec<&str> = cc.iter().map(|(l, _)| l.as_str()).collect();
     let our_lans: Vec<&str> = ours.iter().map(|(l, _)| l.as_str()).collect();
-    assert_eq!(our_lans, cc_lans, "{}: legal moves differ in {here}", V::NAME);
+    assert_eq!(
+        our_lans,
+        cc_lans,
+        "{}: legal moves differ in {here}",
+        V::NAME
+    );
     assert_eq!(ours, cc, "{}: SAN differs in {here}", V::NAME);
     for (lan, san) in &cc {
         let mv = andernach::parse_san(&pos, san)
@@ -139,7 +144,8 @@ fn compare_ply<V: SideChange>(g: &mut Game<V>, line: &str, tally: &mut Tally) {
     let cc_short = cc_result.split(' ').next().unwrap_or(cc_result);
     let our_short = g.outcome().map_or("*", |o| o.result());
     assert_eq!(
-        our_short, cc_short,
+        our_short,
+        cc_short,
         "{}: result differs in {here} (Cutechess: {cc_result})",
         V::NAME
     );

@@ -10,8 +10,9 @@
 //   driver divide <variant> <depth> <fen>   count per root move (LAN), then the total
 //   driver native <variant> <depth> <fen>   Cutechess's own perft (legalMoves + makeMove/undoMove,
 //                                           as its test suite counts); see "undo" below
-//   driver moves  <variant> <fen> [lan...]  after playing the moves: FEN, then one line per
-//                                           legal move "LAN SAN", sorted by LAN
+//   driver moves  <variant> <fen> [lan...]  after playing the moves: the FEN, the game result
+//                                           ("*" or e.g. "1/2-1/2 {Draw by 3-fold repetition}"),
+//                                           then one line per legal move "LAN SAN", sorted by LAN
 //   driver walk   <variant> <seed> <walks> <plies> <fen>
 //                                           random walks (uniform over the legal moves,
 //                                           std::mt19937_64 seeded with <seed>); per ply one line
@@ -290,6 +291,7 @@ int main(int argc, char* argv[])
 			}
 		}
 		std::printf("%s\n", str(p->board()->fenString()).c_str());
+		std::printf("%s\n", resultOf(*p).c_str());
 		for (const auto& [l, m] : sortedMoves(*p))
 			std::printf("%s %s\n", l.c_str(), san(*p, m).c_str());
 		return 0;

@@ -95,6 +95,16 @@ macro_rules! andernach_variant {
                 dead_material(board)
             }
 
+            /// SAN as Cutechess writes it, so that the two read each other's PGN.
+            fn move_text(pos: &Position<Self>, mv: Move) -> String {
+                san(pos, mv)
+            }
+
+            /// Cutechess's SAN, or a token.
+            fn move_from_text(pos: &Position<Self>, text: &str) -> Option<Move> {
+                parse_san(pos, text).or_else(|| crate::game::find_move(pos, text))
+            }
+
             fn effects(pos: &Position<Self>, mv: Move) -> Effects {
                 let mut fx = chess_effects(pos, mv);
                 if changes_side(pos, mv) {
@@ -277,7 +287,11 @@ pub fn san<V: SideChange>(pos: &Position<V>, mv: Move) -> String {
     s.extend(check);
     if changes_side(pos, mv) {
         s.push_str("(=");
-        s.push(if piece.color == Color::White { 'b' } else { 'w' });
+        s.push(if piece.color == Color::White {
+            'b'
+        } else {
+            'w'
+        });
         s.push(letter(mv.promotion.unwrap_or(piece.role)));
         s.push(')');
     }
@@ -300,13 +314,16 @@ pub fn parse_san<V: SideChange>(pos: &Position<V>, text: &str) -> Option<Move> {
         _ => None,
     };
     if let Some(king_side) = castle {
-        return moves.into_iter().find(|m| {
-            m.kind == MoveKind::Castle && (m.to.file() > m.from.file()) == king_side
-        });
+        return moves
+            .into_iter()
+            .find(|m| m.kind == MoveKind::Castle && (m.to.file() > m.from.file()) == king_side);
     }
     let bytes = text.as_bytes();
     let (role, mut rest) = match bytes.first() {
-        Some(&c) if c.is_ascii_uppercase() => (Role::from_char(char::from(c).to_ascii_lowercase())?, &bytes[1..]),
+        Some(&c) if c.is_ascii_uppercase() => (
+            Role::from_char(char::from(c).to_ascii_lowercase())?,
+            &bytes[1..],
+        ),
         Some(_) => (Role::Pawn, bytes),
         None => return None,
     };

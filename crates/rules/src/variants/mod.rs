@@ -150,6 +150,12 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
         crate::game::token(pos, mv)
     }
 
+    /// The legal move `text` names, read back as [`Variant::move_text`] writes
+    /// it (PGN reading): a token, unless the variant writes something else.
+    fn move_from_text(pos: &Position<Self>, text: &str) -> Option<Move> {
+        crate::game::find_move(pos, text)
+    }
+
     /// What `mv` (legal in `pos`) is, for front ends: the part its token's base
     /// names and its extras, in token order (the move `format_move` prints).
     fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {
