@@ -142,7 +142,7 @@ pub const fn valid_width(hidden: usize) -> bool {
 }
 
 /// A network shipped in the binary: a field of its variant's record
-/// (`Policy::NETWORK`, made by [`embedded_network!`]), so that adding a variant
+/// (`Policy::NETWORK`, made by the crate's `embedded_network!`), so that adding a variant
 /// with a network touches that variant's file and nothing else. The file lives in
 /// `crates/engine/src/nnue/`; `docs/TRAINING.md` says which data and commands
 /// made each, and a network ships only when it beat the variant's hand-written
@@ -541,7 +541,7 @@ pub fn screlu_dot_avx2(acc: &[i16], w: &[i16]) -> i32 {
     }
 }
 
-/// [`screlu_dot`] eight lanes at a time, as [`screlu_dot_avx2`] does sixteen;
+/// [`screlu_dot`] eight lanes at a time, as `screlu_dot_avx2` does sixteen;
 /// compiled on every x86-64 build, so that its tests run on any machine.
 #[cfg(target_arch = "x86_64")]
 #[inline]

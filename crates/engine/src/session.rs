@@ -82,8 +82,9 @@ pub enum Event {
     PerftDone {
         total: Option<u64>,
     },
-    /// Something went wrong after the start (the setup no longer builds).
-    Error(String),
+    /// The setup refused when the search thread built it (the session checks
+    /// it before starting, so only a setup changed in between gets here).
+    Error(SetupError),
 }
 
 /// The static evaluations of a position, White's point of view, centipawns.
@@ -229,7 +230,7 @@ impl Engine {
                     }
                     Ok(None) => report(Event::PerftDone { total: None }),
                     Err(e) => {
-                        report(Event::Error(e.to_string()));
+                        report(Event::Error(e));
                         report(Event::PerftDone { total: None });
                     }
                 }
@@ -302,7 +303,7 @@ fn run_search<V: Policy>(
         Ok(g) => g,
         Err(e) => {
             shared.finished.store(true, Ordering::Release);
-            report(Event::Error(e.to_string()));
+            report(Event::Error(e));
             report(Event::BestMove {
                 best: None,
                 ponder: None,

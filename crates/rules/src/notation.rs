@@ -1,5 +1,5 @@
 //! Move notation: what a move is called for people. A variant names its moves
-//! through [`Variant::move_text`](crate::variants::Variant::move_text): standard
+//! through [`Variant::move_text`]: standard
 //! chess in SAN, the conversion variants by their tokens (`docs/RULES.md`,
 //! "Notation"), because SAN has no way to say which pieces change sides or what
 //! was paid. Every front end (the web board's move list, the PGN writer, the

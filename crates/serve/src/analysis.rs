@@ -16,10 +16,9 @@ use super::protocol::{
 use turncoat_engine::search::tt::Bound;
 use turncoat_engine::search::{self, Info, Limits};
 use turncoat_engine::Event;
-use turncoat_rules::fen;
 use turncoat_rules::game::Setup;
+use turncoat_rules::live::{LiveGame, Start};
 use turncoat_rules::variants::VariantKind;
-use turncoat_rules::with_variant;
 
 /// How often a running analysis reports at least (the page's refresh).
 pub const TICK: Duration = Duration::from_millis(200);
@@ -213,9 +212,8 @@ impl Tab {
             fen: Some(spec.start_fen.clone()),
             moves: spec.moves.clone(),
         };
-        let (fen_now, white) = with_variant!(spec.variant, V => {
-            setup.game::<V>().map(|g| (fen::format(&g.pos), g.pos.turn() == Color::White))
-        })?;
+        let now = LiveGame::with_moves(spec.variant, Start::Fen(&spec.start_fen), &spec.moves)?;
+        let (fen_now, white) = (now.fen(), now.side_to_move() == Color::White);
         let snapshot = Arc::new(Mutex::new(Snapshot {
             fen: fen_now.clone(),
             multipv,
@@ -257,7 +255,7 @@ impl Tab {
                     }
                 }
                 Event::Error(e) => {
-                    let _ = out.send(Response::error(Some("analyse"), e));
+                    let _ = out.send(Response::error(Some("analyse"), e.to_string()));
                 }
                 Event::Info(_) | Event::PerftMove { .. } | Event::PerftDone { .. } => {}
             })?;

@@ -28,9 +28,9 @@ impl Policy for AttendingPawns {
     /// Pawns").
     const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("attendingpawns.net"));
 
-    // Chess's selectivity heuristics (`CUT_NODE_LMR` ... `NEGATIVE_EXTENSION`),
+    // Chess's selectivity heuristics (`Selectivity`),
     // measured as a whole, lost here in a match (docs/STRENGTH.md, "Variant
-    // guards"): every one keeps the trait's default, off.
+    // guards"): the trait's default, `Selectivity::NONE`, stays.
 
     /// Off: most piece moves can place their pawn with check, so extending
     /// checks (and never reducing them) multiplied the tree: from the start

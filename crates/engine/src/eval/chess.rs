@@ -2,7 +2,7 @@
 //! network), and every search heuristic is safe.
 
 use crate::nnue::{embedded_network, EmbeddedNetwork};
-use crate::policy::Policy;
+use crate::policy::{Policy, Selectivity};
 use turncoat_rules::movegen::{self, Legality, Stage};
 use turncoat_rules::moves::MoveList;
 use turncoat_rules::position::Position;
@@ -12,14 +12,8 @@ impl Policy for Chess {
     const SEE: bool = true;
     /// The Texel-tuned evaluation was fitted to standard chess games.
     const TUNED_EVAL: bool = true;
-    // The search's selectivity was measured in chess: every heuristic on.
-    const CUT_NODE_LMR: bool = true;
-    const IMPROVING_LMR: bool = true;
-    const IMPROVING_RFP: bool = true;
-    const IMPROVING_LMP: bool = true;
-    const TT_REFINED_EVAL: bool = true;
-    const MULTI_CUT: bool = true;
-    const NEGATIVE_EXTENSION: bool = true;
+    /// The search's selectivity was measured in chess: every heuristic on.
+    const SELECTIVITY: Selectivity = Selectivity::CHESS;
     /// The network was trained on standard chess positions.
     const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("chess.net"));
 

@@ -17,9 +17,9 @@ impl Policy for CowardlyCrew {
     /// (docs/TRAINING.md, "Cowardly Crew").
     const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("cowardlycrew.net"));
 
-    // Chess's selectivity heuristics (`CUT_NODE_LMR` ... `NEGATIVE_EXTENSION`),
+    // Chess's selectivity heuristics (`Selectivity`),
     // measured as a whole, lost here in a match (docs/STRENGTH.md, "Variant
-    // guards"): every one keeps the trait's default, off.
+    // guards"): the trait's default, `Selectivity::NONE`, stays.
 
     /// MVV-LVA plus the conversions: each converted piece counts twice, since the
     /// opponent loses it and we gain it.

@@ -26,9 +26,9 @@ impl Policy for Pacifist {
     /// cascade ([`Policy::network_boards`] below; docs/TRAINING.md, "Pacifist").
     const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("pacifist.net"));
 
-    // Chess's selectivity heuristics (`CUT_NODE_LMR` ... `NEGATIVE_EXTENSION`),
+    // Chess's selectivity heuristics (`Selectivity`),
     // measured as a whole, lost here in a match (docs/STRENGTH.md, "Variant
-    // guards"): every one keeps the trait's default, off.
+    // guards"): the trait's default, `Selectivity::NONE`, stays.
 
     /// Promotions and moves whose cascade converts something beyond what any move
     /// converts anyway (the enemy pieces already overly persuaded).

@@ -6,7 +6,7 @@
 //! needs besides (safe pruning, quiescence moves, evaluation terms) is the
 //! engine's `Policy` trait, kept apart in `engine/`. Everything generic over
 //! `V: Variant` is monomorphised, so standard chess pays nothing for the hooks;
-//! the choice of variant is made once, at the top, by [`with_variant!`].
+//! the choice of variant is made once, at the top, by [`with_variant!`](crate::with_variant).
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -340,6 +340,50 @@ impl std::str::FromStr for VariantKind {
 impl std::fmt::Display for VariantKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// `--variant` in front ends that use clap: the registry's names are the
+/// values it takes and lists in `--help`, and a wrong one is refused with
+/// [`UnknownVariant`]'s sentence, as everywhere else.
+#[cfg(feature = "clap")]
+mod cli {
+    use super::{UnknownVariant, VariantKind};
+    use clap::builder::{PossibleValue, TypedValueParser, ValueParserFactory};
+    use clap::error::ErrorKind;
+
+    #[derive(Clone, Copy, Debug)]
+    pub struct VariantParser;
+
+    impl TypedValueParser for VariantParser {
+        type Value = VariantKind;
+
+        fn parse_ref(
+            &self,
+            _cmd: &clap::Command,
+            _arg: Option<&clap::Arg>,
+            value: &std::ffi::OsStr,
+        ) -> Result<VariantKind, clap::Error> {
+            let name = value.to_string_lossy();
+            name.parse().map_err(|e: UnknownVariant| {
+                clap::Error::raw(ErrorKind::InvalidValue, format!("{e}\n"))
+            })
+        }
+
+        fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+            Some(Box::new(
+                VariantKind::ALL
+                    .iter()
+                    .map(|v| PossibleValue::new(v.name())),
+            ))
+        }
+    }
+
+    impl ValueParserFactory for VariantKind {
+        type Parser = VariantParser;
+        fn value_parser() -> VariantParser {
+            VariantParser
+        }
     }
 }
 
