@@ -267,6 +267,9 @@ pub enum VariantKind {
     AttendingPawns,
     Subversion,
     CruisePawns,
+    Andernach,
+    AntiAndernach,
+    SuperAndernach,
 }
 
 impl VariantKind {
@@ -278,6 +281,9 @@ impl VariantKind {
         VariantKind::AttendingPawns,
         VariantKind::Subversion,
         VariantKind::CruisePawns,
+        VariantKind::Andernach,
+        VariantKind::AntiAndernach,
+        VariantKind::SuperAndernach,
     ];
 
     pub fn name(self) -> &'static str {
@@ -407,6 +413,18 @@ macro_rules! with_variant {
             }
             $crate::variants::VariantKind::CruisePawns => {
                 type $V = $crate::variants::cruise_pawns::CruisePawns;
+                $body
+            }
+            $crate::variants::VariantKind::Andernach => {
+                type $V = $crate::variants::andernach::Andernach;
+                $body
+            }
+            $crate::variants::VariantKind::AntiAndernach => {
+                type $V = $crate::variants::andernach::AntiAndernach;
+                $body
+            }
+            $crate::variants::VariantKind::SuperAndernach => {
+                type $V = $crate::variants::andernach::SuperAndernach;
                 $body
             }
             $crate::variants::VariantKind::Pacifist => {
