@@ -24,9 +24,10 @@ const AA_EXAMPLES: &str = include_str!("data/antiandernach_examples.json");
 const SA_EXAMPLES: &str = include_str!("data/superandernach_examples.json");
 
 /// The default run checks each position up to the deepest count at most this
-/// large (about 9 million leaves per variant in all); `--ignored` checks every
-/// depth of the file (50 to 67 million leaves per variant).
-const DEFAULT_MAX_NODES: u64 = 1_000_000;
+/// large (72 to 97 million leaves per variant in all, a few seconds);
+/// `--ignored` checks every depth of the files (1.4 to 1.5 billion leaves per
+/// variant, about a minute).
+const DEFAULT_MAX_NODES: u64 = 12_000_000;
 
 /// Every entry of a `<variant>_perft.json` (counts by Cutechess, depth 1 up)
 /// whose count is at most `max_nodes`; returns how many counts were compared.
@@ -73,28 +74,22 @@ fn perft_matches_cutechess_superandernach() {
 }
 
 #[test]
-#[ignore = "deep: about three minutes in the test profile; run with --release"]
+#[ignore = "deep: about a minute"]
 fn perft_matches_cutechess_deep() {
     check_perft::<Andernach>(AN_PERFT, u64::MAX);
     check_perft::<AntiAndernach>(AA_PERFT, u64::MAX);
     check_perft::<SuperAndernach>(SA_PERFT, u64::MAX);
 }
 
-/// Cutechess's own test values for Andernach.
+/// Cutechess's own test values for Andernach (its tst_board.cpp).
 #[test]
 fn cutechess_test_values() {
     let start = Position::<Andernach>::startpos();
     assert_eq!(perft::perft(&start, 4), 197_410);
+    assert_eq!(perft::perft(&start, 5), 4_870_137);
     let pos1 =
         common::load::<Andernach>("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
     assert_eq!(perft::perft(&pos1, 4), 523_348);
-}
-
-#[test]
-#[ignore = "deep: run with --release"]
-fn cutechess_test_value_startpos_depth5() {
-    let start = Position::<Andernach>::startpos();
-    assert_eq!(perft::perft(&start, 5), 4_870_137);
 }
 
 // ----- worked examples (docs/RULES.md, "Andernach: examples") -----
