@@ -433,3 +433,51 @@ fn repetition_across_pawn_moves() {
     const { assert!(!SuperAndernach::CLOCK_RESET_IRREVERSIBLE) };
     const { assert!(Andernach::CLOCK_RESET_IRREVERSIBLE) };
 }
+
+// ----- the engine's side -----
+
+/// Anti- and Super-Andernach: the search never chooses a move to the en
+/// passant square (Cutechess cannot take one back, docs/RULES.md, "Andernach:
+/// en passant"), though the rules allow them; Andernach keeps them all.
+#[test]
+fn search_avoids_the_en_passant_square_where_cutechess_cannot_undo() {
+    use turncoat::engine::policy::Policy;
+    use turncoat::engine::search::{self, Limits};
+    use turncoat::rules::moves::MoveList;
+
+    fn roots<V: Policy>(f: &str) -> Vec<String> {
+        let pos = load::<V>(f);
+        let mut moves = MoveList::new();
+        V::root_moves(&pos, &mut moves);
+        let mut tokens: Vec<String> = moves.iter().map(|&m| game::token(&pos, m)).collect();
+        tokens.sort();
+        tokens
+    }
+    fn best<V: Policy>(f: &str) -> String {
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        search::search_fresh(&load::<V>(f), &[], &limits, 1)
+            .best
+            .expect("a move")
+    }
+    let f = "rnbqkbnr/ppp1pppp/8/8/3pp3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    let legal = common::legal_tokens(&load::<AntiAndernach>(f));
+    let off_e3: Vec<String> = legal
+        .iter()
+        .filter(|t| !t.ends_with("e3"))
+        .cloned()
+        .collect();
+    assert_eq!(legal.len(), 28);
+    assert_eq!(off_e3.len(), 26);
+    assert_eq!(roots::<AntiAndernach>(f), off_e3);
+    assert_eq!(roots::<SuperAndernach>(f), off_e3);
+    assert!(!best::<AntiAndernach>(f).ends_with("e3"));
+    assert!(!best::<SuperAndernach>(f).ends_with("e3"));
+    let andernach = "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    assert_eq!(
+        roots::<Andernach>(andernach),
+        common::legal_tokens(&load::<Andernach>(andernach))
+    );
+}

@@ -20,7 +20,7 @@ use shakmaty::{Bitboard, Color, Role, Square};
 
 use crate::policy::Policy;
 use crate::search::see;
-use turncoat_rules::moves::{Move, MoveKind};
+use turncoat_rules::moves::{Move, MoveKind, MoveList};
 use turncoat_rules::position::Position;
 use turncoat_rules::variants::andernach::{
     changes_side, Andernach, AntiAndernach, SideChange, SuperAndernach,
@@ -89,6 +89,10 @@ impl Policy for Andernach {
 impl Policy for AntiAndernach {
     const NULL_MOVE: bool = false;
 
+    fn root_moves(pos: &Position<Self>, out: &mut MoveList) {
+        moves_off_the_en_passant_square(pos, out);
+    }
+
     fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
         noisy(pos, mv)
     }
@@ -110,6 +114,10 @@ impl Policy for AntiAndernach {
 impl Policy for SuperAndernach {
     const NULL_MOVE: bool = false;
 
+    fn root_moves(pos: &Position<Self>, out: &mut MoveList) {
+        moves_off_the_en_passant_square(pos, out);
+    }
+
     fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
         noisy(pos, mv)
     }
@@ -125,6 +133,36 @@ impl Policy for SuperAndernach {
     fn evaluate(pos: &Position<Self>) -> i32 {
         capture_threats(pos)
     }
+}
+
+/// The legal moves, less those to the en passant square when others remain
+/// (Anti- and Super-Andernach's root moves). The rules allow them
+/// (docs/RULES.md, "Andernach: en passant"), but Cutechess 1.4.0, the referee
+/// of these games, cannot take such a move back: its undo puts the pawn past
+/// the square back in the colour of the side not to move, which here is the
+/// wrong one (the pawn changed side on its double step). It takes back every
+/// move an engine names as a PV's first move after converting it to SAN, so a
+/// PV that starts with one, and any such move played but a pawn's (whose
+/// capture then removes that pawn), would leave Cutechess's board different
+/// from the game's, and a later legal move refused. Turncoat therefore never
+/// chooses them.
+fn moves_off_the_en_passant_square<V: SideChange>(pos: &Position<V>, out: &mut MoveList) {
+    let start = out.len();
+    V::legal_moves(pos, out);
+    let Some(ep) = pos.ep_square() else {
+        return;
+    };
+    if out[start..].iter().all(|m| m.to == ep) {
+        return;
+    }
+    let mut kept = start;
+    for i in start..out.len() {
+        if out[i].to != ep {
+            out[kept] = out[i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
 }
 
 /// The side to move can parry one threat (move the piece, guard the square

@@ -200,6 +200,9 @@ pub fn search<V: Policy>(
         .any(|&m| limits.searchmoves.contains(&game::token(pos, m)))
     {
         moves.retain(|&m| limits.searchmoves.contains(&game::token(pos, m)));
+    } else {
+        moves.clear();
+        V::root_moves(pos, &mut moves);
     }
     // Root moves start in the usual ordering (hash move, captures by value, ...)
     // so that even an interrupted first iteration looks at good moves first.
