@@ -17,6 +17,7 @@ use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome, Setup};
 use turncoat::rules::moves::MoveList;
 use turncoat::rules::position::Position;
+use turncoat::rules::variants::andernach::{Andernach, AntiAndernach, SuperAndernach};
 use turncoat::rules::variants::attending_pawns::AttendingPawns;
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::cowardly_crew::CowardlyCrew;
@@ -429,7 +430,8 @@ fn repetitions_behind_a_reset<V: Variant>(games: usize) -> usize {
 /// as the halfmove clock; where a variant claims it, no random game repeats
 /// a position from before a reset. (Attending Pawns, which does not claim
 /// it, has such repetitions in these games: a relocation carrying a pawn
-/// back behind its last move.)
+/// back behind its last move, and Anti- and Super-Andernach, where a pawn's
+/// step turns it round.)
 #[test]
 fn clock_resets_claimed_irreversible_are() {
     fn check<V: Variant>() -> usize {
@@ -446,5 +448,9 @@ fn clock_resets_claimed_irreversible_are() {
     check::<Subversion>();
     check::<CruisePawns>();
     check::<Pacifist>();
+    check::<Andernach>();
     assert!(check::<AttendingPawns>() > 0);
+    // A pawn step turns the pawn round, so it can step back.
+    assert!(check::<AntiAndernach>() > 0);
+    assert!(check::<SuperAndernach>() > 0);
 }

@@ -503,6 +503,9 @@ fn rule_examples_in_every_variant() {
         "attendingpawns",
         "cruisepawns",
         "pacifist",
+        "andernach",
+        "antiandernach",
+        "superandernach",
     ] {
         let path = format!(
             "{}/tests/data/{variant}_examples.json",

@@ -1016,6 +1016,8 @@ fn fuzzed_commands_never_hang_crash_or_corrupt() {
         "attendingpawns",
         "subversion",
         "cruisepawns",
+        "andernach",
+        "superandernach",
         "checkers",
         "",
     ];

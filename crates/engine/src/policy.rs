@@ -120,6 +120,14 @@ pub trait Policy: Variant {
         true
     }
 
+    /// Appends the moves the search chooses among at the root, the ones it may
+    /// answer as `bestmove` and print first in a PV: every legal move, unless
+    /// the variant has a reason to leave some out (never all of them). A
+    /// `searchmoves` list naming legal moves replaces them.
+    fn root_moves(pos: &Position<Self>, out: &mut MoveList) {
+        Self::legal_moves(pos, out);
+    }
+
     /// Appends the moves the main search tries: every legal move, or a subset that
     /// loses nothing (Cruise Pawns skips dominated missile paths). Never used by
     /// perft, the referee or move parsing, which see `legal_moves`.

@@ -313,7 +313,8 @@ fn parse_castling<V: Variant>(pos: &Position<V>, field: &str) -> Result<Bitboard
 }
 
 /// docs/RULES.md: the en passant field names the passed square only when a pawn of the
-/// side to move attacks it (pins ignored) and an enemy pawn stands just past it.
+/// side to move attacks it (pins ignored) and the pawn that made the double step
+/// stands just past it.
 fn visible_ep<V: Variant>(pos: &Position<V>, sq: Square) -> Option<Square> {
     if !V::EN_PASSANT {
         return None;
@@ -328,7 +329,10 @@ fn visible_ep<V: Variant>(pos: &Position<V>, sq: Square) -> Option<Square> {
         },
     );
     let attackers = attacks::pawn_attacks(!us, sq) & pos.by_piece(us.pawn());
-    let pushed_ok = pos.piece_at(pushed) == Some((!us).pawn()) && !pos.occupied().contains(sq);
+    // The pawn that made the double step; in Anti- and Super-Andernach it has
+    // changed side since.
+    let pusher = if V::DOUBLE_STEP_CHANGES_SIDE { us } else { !us };
+    let pushed_ok = pos.piece_at(pushed) == Some(pusher.pawn()) && !pos.occupied().contains(sq);
     (attackers.any() && pushed_ok).then_some(sq)
 }
 

@@ -283,7 +283,7 @@ impl<V: Variant> Game<V> {
                 reason: "50-move rule",
             });
         }
-        if V::INSUFFICIENT_MATERIAL && insufficient_material(&self.pos) {
+        if V::insufficient_material(&self.pos) {
             return Some(Outcome::Draw {
                 reason: "insufficient material",
             });

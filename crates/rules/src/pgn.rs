@@ -332,7 +332,8 @@ fn replay_v<V: Variant>(game: &PgnGame, variant: VariantKind) -> Result<Replayed
                 pos.play_unchecked(m);
                 uci
             }
-            None => text.clone(),
+            None => V::move_from_text(&g.pos, text)
+                .map_or_else(|| text.clone(), |m| crate::game::token(&g.pos, m)),
         };
         g.play_token(&token)
             .map_err(|error| PgnError::Move { ply: i + 1, error })?;

@@ -6,6 +6,7 @@
 //! are fitted to games by Texel tuning (`turncoat tune`, `crates/tools/src/tune.rs`);
 //! `docs/TRAINING.md` records each fit (data, commands, error, matches).
 
+mod andernach;
 mod attending_pawns;
 mod chess;
 mod cowardly_crew;

@@ -200,6 +200,9 @@ pub fn search<V: Policy>(
         .any(|&m| limits.searchmoves.contains(&game::token(pos, m)))
     {
         moves.retain(|&m| limits.searchmoves.contains(&game::token(pos, m)));
+    } else {
+        moves.clear();
+        V::root_moves(pos, &mut moves);
     }
     // Root moves start in the usual ordering (hash move, captures by value, ...)
     // so that even an interrupted first iteration looks at good moves first.
@@ -964,7 +967,7 @@ impl<'a, V: Policy> Worker<'a, V> {
         if self.is_repetition(pos) {
             return 0;
         }
-        if V::INSUFFICIENT_MATERIAL && game::insufficient_material(pos) {
+        if V::insufficient_material(pos) {
             return 0;
         }
 

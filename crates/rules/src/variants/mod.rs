@@ -18,8 +18,9 @@ use crate::game::Outcome;
 use crate::live::{Action, Effects, Extra, VariantState};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveList};
-use crate::position::Position;
+use crate::position::{Board, Position};
 
+pub mod andernach;
 pub mod attending_pawns;
 pub mod chess;
 pub mod cowardly_crew;
@@ -48,6 +49,9 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// repetitions are looked for over the whole game (docs/RULES.md, "Common:
     /// repetition").
     const CLOCK_RESET_IRREVERSIBLE: bool = true;
+    /// Does a double step change the pawn's side (Anti- and Super-Andernach)?
+    /// Then the pawn just past the en passant square is the side to move's.
+    const DOUBLE_STEP_CHANGES_SIDE: bool = false;
     /// Extra state beyond chess: exactly what the FEN 7th field says, so it takes
     /// part in comparing and hashing positions; `()` when there is none.
     type State: Copy + Clone + Default + Debug + PartialEq + Eq + Hash + Send + Sync;
@@ -67,6 +71,12 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
         buf.clear();
         Self::legal_moves(pos, buf);
         buf.len() as u64
+    }
+
+    /// Is the material on `board` a draw by itself (game end, and the search's
+    /// draw test)? Standard insufficient material where the variant uses it.
+    fn insufficient_material(board: &Board) -> bool {
+        Self::INSUFFICIENT_MATERIAL && crate::game::insufficient_material(board)
     }
 
     /// Plays a move produced by `legal_moves`.
@@ -138,6 +148,12 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// front end offers all read it from here.
     fn move_text(pos: &Position<Self>, mv: Move) -> String {
         crate::game::token(pos, mv)
+    }
+
+    /// The legal move `text` names, read back as [`Variant::move_text`] writes
+    /// it (PGN reading): a token, unless the variant writes something else.
+    fn move_from_text(pos: &Position<Self>, text: &str) -> Option<Move> {
+        crate::game::find_move(pos, text)
     }
 
     /// What `mv` (legal in `pos`) is, for front ends: the part its token's base
@@ -251,6 +267,9 @@ pub enum VariantKind {
     AttendingPawns,
     Subversion,
     CruisePawns,
+    Andernach,
+    AntiAndernach,
+    SuperAndernach,
 }
 
 impl VariantKind {
@@ -262,6 +281,9 @@ impl VariantKind {
         VariantKind::AttendingPawns,
         VariantKind::Subversion,
         VariantKind::CruisePawns,
+        VariantKind::Andernach,
+        VariantKind::AntiAndernach,
+        VariantKind::SuperAndernach,
     ];
 
     pub fn name(self) -> &'static str {
@@ -391,6 +413,18 @@ macro_rules! with_variant {
             }
             $crate::variants::VariantKind::CruisePawns => {
                 type $V = $crate::variants::cruise_pawns::CruisePawns;
+                $body
+            }
+            $crate::variants::VariantKind::Andernach => {
+                type $V = $crate::variants::andernach::Andernach;
+                $body
+            }
+            $crate::variants::VariantKind::AntiAndernach => {
+                type $V = $crate::variants::andernach::AntiAndernach;
+                $body
+            }
+            $crate::variants::VariantKind::SuperAndernach => {
+                type $V = $crate::variants::andernach::SuperAndernach;
                 $body
             }
             $crate::variants::VariantKind::Pacifist => {

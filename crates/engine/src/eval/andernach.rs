@@ -1,0 +1,216 @@
+//! The Andernach family: what a move is worth once its piece may change sides.
+//!
+//! A move's material swing, from the mover's side, is what it captures, less
+//! twice the moving piece's value when the piece changes sides (we lose it and
+//! they gain it), plus what a promotion adds (or, when the promoted piece
+//! changes sides, less twice the new piece and the pawn). So in Andernach a
+//! capture by a piece worth more than half its victim loses material, in
+//! Anti-Andernach every quiet move but the king's gives a piece away, and in
+//! Super-Andernach both.
+//!
+//! Chess's static exchange evaluation assumes the capturer stays ours and can be
+//! taken back by the opponent; here it may turn, and the opponent cannot take
+//! its own piece. So SEE is off (`Policy::SEE`, which also drives SEE pruning of
+//! quiet moves and ProbCut), except for Anti-Andernach's captures, which do not
+//! change sides and are chess exchanges. Null-move pruning is off where quiet
+//! moves cost material (Anti- and Super-Andernach): there passing would be
+//! worth a piece and zugzwang is the rule, not the exception.
+
+use shakmaty::{Bitboard, Color, Role, Square};
+
+use crate::policy::Policy;
+use crate::search::see;
+use turncoat_rules::moves::{Move, MoveKind, MoveList};
+use turncoat_rules::position::Position;
+use turncoat_rules::variants::andernach::{
+    changes_side, Andernach, AntiAndernach, SideChange, SuperAndernach,
+};
+use turncoat_rules::variants::{best_two, value_of};
+
+/// The material `mv` wins for the mover, counting the change of side.
+pub fn swing<V: SideChange>(pos: &Position<V>, mv: Move) -> i32 {
+    let Some(mover) = pos.role_at(mv.from) else {
+        return 0;
+    };
+    let victim = match mv.kind {
+        MoveKind::EnPassant => {
+            // In Anti- and Super-Andernach the pawn taken is one's own.
+            let pawn = value_of(Role::Pawn);
+            let victim_sq = Square::from_coords(mv.to.file(), mv.from.rank());
+            if pos.us().contains(victim_sq) {
+                -pawn
+            } else {
+                pawn
+            }
+        }
+        MoveKind::Castle => 0,
+        _ => pos.role_at(mv.to).map_or(0, value_of),
+    };
+    let after = mv.promotion.unwrap_or(mover);
+    let kept = value_of(after) - value_of(mover);
+    if changes_side(pos, mv) {
+        victim - value_of(mover) - value_of(after)
+    } else {
+        victim + kept
+    }
+}
+
+/// Captures and promotions that keep their piece: the moves that can win
+/// material (a piece that changes sides on a quiet move only loses it).
+fn noisy<V: SideChange>(pos: &Position<V>, mv: Move) -> bool {
+    let captures = mv.kind == MoveKind::EnPassant
+        || (mv.kind == MoveKind::Normal && pos.them().contains(mv.to));
+    captures || (mv.promotion.is_some() && !changes_side(pos, mv))
+}
+
+impl Policy for Andernach {
+    /// Quiet moves keep their piece, as in chess: passing is no better than
+    /// a quiet move, and zugzwang is as rare.
+    const NULL_MOVE: bool = true;
+
+    fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        noisy(pos, mv)
+    }
+
+    fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
+        swing(pos, mv)
+    }
+
+    /// A capture by a piece worth more than half its victim.
+    fn bad_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        swing(pos, mv) < 0
+    }
+
+    fn evaluate(pos: &Position<Self>) -> i32 {
+        capture_threats(pos)
+    }
+}
+
+impl Policy for AntiAndernach {
+    const NULL_MOVE: bool = false;
+
+    fn root_moves(pos: &Position<Self>, out: &mut MoveList) {
+        moves_off_the_en_passant_square(pos, out);
+    }
+
+    fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        noisy(pos, mv)
+    }
+
+    fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
+        swing(pos, mv)
+    }
+
+    /// Captures keep their piece, so exchanges are chess's and SEE judges
+    /// them; en passant takes one's own pawn.
+    fn bad_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        match mv.kind {
+            MoveKind::Normal if pos.them().contains(mv.to) => !see::see_ge(pos, mv, 0),
+            _ => swing(pos, mv) < 0,
+        }
+    }
+}
+
+impl Policy for SuperAndernach {
+    const NULL_MOVE: bool = false;
+
+    fn root_moves(pos: &Position<Self>, out: &mut MoveList) {
+        moves_off_the_en_passant_square(pos, out);
+    }
+
+    fn is_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        noisy(pos, mv)
+    }
+
+    fn gain_estimate(pos: &Position<Self>, mv: Move) -> i32 {
+        swing(pos, mv)
+    }
+
+    fn bad_noisy(pos: &Position<Self>, mv: Move) -> bool {
+        swing(pos, mv) < 0
+    }
+
+    fn evaluate(pos: &Position<Self>) -> i32 {
+        capture_threats(pos)
+    }
+}
+
+/// The legal moves, less those to the en passant square when others remain
+/// (Anti- and Super-Andernach's root moves). The rules allow them
+/// (docs/RULES.md, "Andernach: en passant"), but Cutechess 1.4.0, the referee
+/// of these games, cannot take such a move back: its undo puts the pawn past
+/// the square back in the colour of the side not to move, which here is the
+/// wrong one (the pawn changed side on its double step). It takes back every
+/// move an engine names as a PV's first move after converting it to SAN, so a
+/// PV that starts with one, and any such move played but a pawn's (whose
+/// capture then removes that pawn), would leave Cutechess's board different
+/// from the game's, and a later legal move refused. Turncoat therefore never
+/// chooses them.
+fn moves_off_the_en_passant_square<V: SideChange>(pos: &Position<V>, out: &mut MoveList) {
+    let start = out.len();
+    V::legal_moves(pos, out);
+    let Some(ep) = pos.ep_square() else {
+        return;
+    };
+    if out[start..].iter().all(|m| m.to == ep) {
+        return;
+    }
+    let mut kept = start;
+    for i in start..out.len() {
+        if out[i].to != ep {
+            out[kept] = out[i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+}
+
+/// The side to move can parry one threat (move the piece, guard the square
+/// against the king); the second-best counts this fraction of its swing, the
+/// best only [`PARRIED_THREAT_DIVISOR`]'s. The side to move's own captures
+/// are quiescence's job and are not counted.
+pub const DOUBLE_THREAT_DIVISOR: i32 = 2;
+pub const PARRIED_THREAT_DIVISOR: i32 = 8;
+
+/// Where captures change the capturer's side (Andernach, Super-Andernach): the
+/// captures the waiting side has that win material, as a penalty for the side
+/// to move (White's view). A capture by a piece other than the king wins the
+/// victim less twice the capturer; the king's wins the whole victim if the
+/// victim is not guarded.
+fn capture_threats<V: SideChange>(pos: &Position<V>) -> i32 {
+    let mover = pos.turn();
+    let waiting = !mover;
+    let occupied = pos.occupied();
+    let mut gains = Vec::new();
+    let king = pos.king_of(waiting);
+    for target in pos.by_color(mover) & !pos.by_role(Role::King) {
+        let victim = pos.role_at(target).map_or(0, value_of);
+        let attackers = pos.attackers_to(target, waiting, occupied);
+        let mut best = 0;
+        for from in attackers & !pos.by_role(Role::King) {
+            let capturer = pos.role_at(from).map_or(0, value_of);
+            best = best.max(victim - 2 * capturer);
+        }
+        if let Some(k) = king {
+            if attackers.contains(k) && !guarded(pos, target, k, mover) {
+                best = best.max(victim);
+            }
+        }
+        if best > 0 {
+            gains.push(best);
+        }
+    }
+    let (best, second) = best_two(gains);
+    let penalty = best / PARRIED_THREAT_DIVISOR + second / DOUBLE_THREAT_DIVISOR;
+    if mover == Color::White {
+        -penalty
+    } else {
+        penalty
+    }
+}
+
+/// Does `owner` attack `target` once the enemy king on `king` stands there?
+fn guarded<V: SideChange>(pos: &Position<V>, target: Square, king: Square, owner: Color) -> bool {
+    let occupied = pos.occupied() ^ Bitboard::from_square(king);
+    pos.attackers_to(target, owner, occupied).any()
+}
