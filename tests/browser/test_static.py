@@ -1,0 +1,251 @@
+"""The static build of the web board in a real browser (headless Chromium via
+Playwright), served by a plain file server: the rules and the engine run in
+the page as WebAssembly, no turncoat process.
+
+Run by tests/web.rs:  python test_static.py URL OUT_DIR CASES_JSON PGN_FILE...
+
+Runs the same steps as the served board's test (test_board.py: a special move
+of every variant by clicks, typed moves and errors, navigation, analysis with
+MultiPV until scored lines appear and stop, play against the engine, PGN
+import and export), then the game as a link: the address follows the game,
+a reload and a fresh page given the address show the same game, and links with
+an illegal move or a bad FEN say what is wrong and keep the legal part. Last,
+the same answers: runs the WebAssembly engine's perft and fixed-depth search on
+CASES_JSON's positions and prints them on a line `same-answers JSON` for the
+Rust test to compare with the native engine's. Prints the timings as JSON.
+Exits non-zero when a step failed.
+"""
+
+import json
+import os
+import sys
+import time
+
+from playwright.sync_api import sync_playwright
+
+import test_board as tb
+from test_board import ARGS, CHROMIUM, Board, check, wait_for
+
+URL, OUT, CASES = sys.argv[1], sys.argv[2], sys.argv[3]
+PGNS = sys.argv[4:]
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+AFTER_3 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+AFTER_2 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+
+# The module the page loaded; a session of its own answers positions for the
+# checks (a proxy that never searches stands in for the Worker).
+MODULE = "./static/wasm/turncoat_wasm.js"
+POSITION_JS = """async ([module, variant, fen, moves]) => {
+    const m = await import(module);
+    await m.default();
+    const idle = { start() {}, stop() {}, clear() {}, setHash() {} };
+    const page = new m.Page(idle, 1);
+    const [answer] = JSON.parse(page.handle(JSON.stringify({ type: 'position', variant, fen, moves })));
+    page.free();
+    return answer.fen || answer.message;
+}"""
+
+
+class StaticBoard(Board):
+    def expected(self, variant, fen, moves):
+        """The FEN after `moves`, from the page's WebAssembly module."""
+        return self.page.evaluate(POSITION_JS, [MODULE, variant, fen, moves])
+
+
+def ready(page):
+    wait_for(page, "window.turncoat && window.turncoat.ready && window.turncoat.ready()", timeout=30000)
+
+
+def shown(page):
+    """The game the page shows: variant, start, moves of the line, ply, FEN."""
+    return page.evaluate(
+        """() => {
+            const s = window.turncoat.state;
+            let end = s.node;
+            while (end.children.length) end = end.children[0];
+            const moves = [];
+            for (let n = end; n.parent; n = n.parent) moves.unshift(n.token);
+            return { variant: s.variant, start: s.root.startFen, moves, ply: s.node.ply, fen: s.info.fen };
+        }"""
+    )
+
+
+def test_backend(b):
+    check(b.page.evaluate("window.turncoat.backend") == "wasm", "the static page uses the WebAssembly backend")
+    conn = b.page.inner_text("#conn")
+    check("WebAssembly" in conn, f"status {conn!r}")
+    threads = b.page.locator("#threads option").count()
+    check(threads == 1, f"one search thread offered, {threads} shown")
+
+
+def test_link(b, browser):
+    page = b.page
+    b.set_variant("chess")
+    check(page.evaluate("location.hash") == "#v=chess", f"new game's link {page.evaluate('location.hash')}")
+    for a, c in [("e2", "e4"), ("e7", "e5"), ("g1", "f3")]:
+        b.move(a, c)
+    b.wait_fen(AFTER_3, "three moves")
+    check(page.evaluate("location.hash") == "#v=chess&m=e2e4_e7e5_g1f3&p=3", f"link {page.evaluate('location.hash')}")
+    page.keyboard.press("ArrowLeft")
+    b.wait_fen(AFTER_2, "one back")
+    link = page.evaluate("location.href")
+    check(link.endswith("#v=chess&m=e2e4_e7e5_g1f3&p=2"), f"link after stepping back {link}")
+    before = shown(page)
+    # A reload restores the game and the ply shown.
+    page.reload()
+    ready(page)
+    b.wait_fen(AFTER_2, "reloaded")
+    check(shown(page) == before, f"after the reload {shown(page)} != {before}")
+    check("Nf3" in page.inner_text("#moves"), "the restored moves are listed in SAN")
+    # The link in a fresh page shows the same position.
+    other = browser.new_page(viewport={"width": 1280, "height": 900})
+    other.goto(link)
+    ready(other)
+    wait_for(other, "f => document.getElementById('fen').value === f", arg=AFTER_2, timeout=10000)
+    check(shown(other) == before, f"shared link shows {shown(other)}")
+    # Every variant's tokens survive the link, with a start FEN.
+    for variant, fen, tokens in [
+        ("subversion", "1r5k/8/2n5/3pb3/3N4/8/6PP/K7 w - - 0 1", ["@e5,g2"]),
+        ("cruisepawns", "7r/P7/8/8/8/8/8/K6k w - - 0 1 -", ["a7*b6c5d5e5f6g7h8"]),
+        ("cowardlycrew", "7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1", ["d4e5,n"]),
+        ("attendingpawns", "5r2/4P3/8/7k/8/8/8/K6N w - - 0 1 h1e7", ["e7e8q,d7"]),
+        ("pacifist", "rkqn1rb1/ppppppbp/P7/1n4p1/8/4N3/1PPPPPPP/RNK1BBQR w - - 0 1", ["e3f5"]),
+    ]:
+        b.load(variant, fen)
+        b.page.fill("#move", tokens[0])
+        b.page.press("#move", "Enter")
+        want = b.expected(variant, fen, tokens)
+        b.wait_fen(want, f"{variant} {tokens[0]} typed")
+        link = page.evaluate("location.href")
+        check("&fen=" in link and "_" in link.split("&fen=")[1], f"{variant}: the start FEN is in the link {link}")
+        other.goto("about:blank")
+        other.goto(link)
+        ready(other)
+        wait_for(other, "f => document.getElementById('fen').value === f", arg=want, timeout=10000)
+        got = shown(other)
+        check(got["variant"] == variant and got["moves"] == tokens and got["start"] == fen, f"{variant} link: {got}")
+    # An illegal move: the moves before it are kept, and the page says where
+    # it stopped.
+    other.goto("about:blank")
+    other.goto(URL + "#v=chess&m=e2e4_e7e5_e1e3_g1f3&p=4")
+    ready(other)
+    wait_for(other, "document.getElementById('error').textContent.includes('move 3')", timeout=10000)
+    got = shown(other)
+    check(got["moves"] == ["e2e4", "e7e5"] and got["fen"] == AFTER_2, f"legal part of an illegal link: {got}")
+    check(other.evaluate("location.hash") == "#v=chess&m=e2e4_e7e5&p=2", "the address keeps the legal part")
+    # A bad FEN: the variant's start position, and the reason.
+    other.goto("about:blank")
+    other.goto(URL + "#v=subversion&fen=not_a_fen&m=e2e4")
+    ready(other)
+    wait_for(other, "document.getElementById('error').textContent.includes('invalid FEN')", timeout=10000)
+    got = shown(other)
+    check(got["variant"] == "subversion" and got["fen"] == START and got["moves"] == [], f"bad FEN link: {got}")
+    # An unknown variant.
+    other.goto("about:blank")
+    other.goto(URL + "#v=nosuchvariant&m=e2e4")
+    ready(other)
+    wait_for(other, "document.getElementById('error').textContent.includes('nosuchvariant')", timeout=10000)
+    check(shown(other)["variant"] == "chess", "unknown variant: chess shown")
+    other.close()
+
+
+def test_stop_is_prompt(b):
+    """Analysis in a variant with many moves, then stop: the search Worker
+    stops at once (ended, or told through shared memory), and a new analysis
+    starts again."""
+    page = b.page
+    b.set_variant("subversion")
+    page.click("#analyse")
+    wait_for(page, "document.querySelectorAll('#analysis .line[data-multipv]').length > 0", timeout=20000)
+    t = time.time()
+    page.click("#analyse")
+    wait_for(page, "window.turncoat.timings.stop !== null", timeout=10000)
+    check(time.time() - t < 1.0, f"stop took {time.time() - t:.2f} s")
+    n = page.evaluate("window.turncoat.timings.analysisUpdates")
+    time.sleep(0.5)
+    check(page.evaluate("window.turncoat.timings.analysisUpdates") == n, "no analysis after the stop")
+    page.click("#analyse")
+    wait_for(page, "document.querySelectorAll('#analysis .line[data-multipv]').length > 0", timeout=20000)
+    page.click("#analyse")
+
+
+def same_answers(page):
+    with open(CASES) as f:
+        cases = json.load(f)
+    return page.evaluate(
+        """async ([module, cases]) => {
+            const m = await import(module);
+            await m.default();
+            const out = { kernel: m.dot_kernel(), kernel_mismatches: m.check_dot_kernel(4000, 12345), cases: [] };
+            for (const c of cases) {
+                out.cases.push({
+                    variant: c.variant,
+                    fen: c.fen,
+                    perft: m.perft(c.variant, c.fen, c.perft_depth),
+                    search: JSON.parse(m.search_position(c.variant, c.fen, c.search_depth)),
+                });
+            }
+            return out;
+        }""",
+        [MODULE, cases],
+    )
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    figures = tb.figures
+    failed = 0
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("requestfailed", lambda r: errors.append("request failed: " + r.url))
+        t = time.time()
+        page.goto(URL)
+        ready(page)
+        figures["first_render_ms"] = page.evaluate("window.turncoat.timings.firstRender")
+        figures["page_load_wall_ms"] = round((time.time() - t) * 1000)
+        figures["page_bytes"] = page.evaluate(
+            "performance.getEntriesByType('resource').reduce((s, r) => s + r.decodedBodySize, 0)"
+            " + performance.getEntriesByType('navigation')[0].decodedBodySize"
+        )
+        b = StaticBoard(page)
+        steps = [
+            ("backend", lambda: test_backend(b)),
+            ("variants", lambda: tb.test_variants(b)),
+            ("typed and errors", lambda: tb.test_typed_and_errors(b)),
+            ("navigation", lambda: tb.test_navigation(b)),
+            ("analysis", lambda: tb.test_analysis(b)),
+            ("stop", lambda: test_stop_is_prompt(b)),
+            ("play", lambda: tb.test_play(b)),
+        ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: tb.test_pgn(b, x))) for x in PGNS]
+        steps.append(("link", lambda: test_link(b, browser)))
+        for name, fn in steps:
+            try:
+                fn()
+                print(f"ok   {name}", flush=True)
+            except Exception as e:  # report every step, fail at the end
+                failed += 1
+                print(f"FAIL {name}: {e}", flush=True)
+                page.screenshot(path=os.path.join(OUT, f"failed-{name.replace(' ', '_')}.png"))
+        try:
+            answers = same_answers(page)
+            print("same-answers " + json.dumps(answers), flush=True)
+        except Exception as e:
+            failed += 1
+            print(f"FAIL same answers: {e}", flush=True)
+        check(not errors, f"page errors: {errors}")
+        browser.close()
+    ms = figures.pop("move_ms")
+    figures["moves_clicked"] = len(ms)
+    figures["move_ms_max"] = round(max(ms), 1) if ms else None
+    figures["move_ms_median"] = round(sorted(ms)[len(ms) // 2], 1) if ms else None
+    print("figures " + json.dumps(figures))
+    print(f"{tb.checks} checks, {failed} failed steps; screenshots in {OUT}")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
