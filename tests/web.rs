@@ -185,6 +185,7 @@ fn static_board_in_chromium() {
         .arg(&script)
         .arg(&url)
         .arg(&out)
+        .arg(&web)
         .arg(&cases_file)
         .args(&pgns)
         .env("TURNCOAT_CHROMIUM", &chromium)

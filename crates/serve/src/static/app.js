@@ -54,6 +54,7 @@ function connect() {
     },
   });
   window.turncoat.backend = backend.kind;
+  window.turncoat.backendStats = () => (backend.stats ? backend.stats() : null);
 }
 
 function send(obj) {

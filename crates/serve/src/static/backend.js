@@ -78,11 +78,12 @@ function wasmBackend({ onMessage, onOpen, onClose }) {
     // Answers arrive after `send` returns, as over a socket.
     queueMicrotask(() => deliver(answers));
   };
+  let worker = null;
   (async () => {
     const glue = await import('./wasm/turncoat_wasm.js');
     const module = await compileModule(new URL('./wasm/turncoat_wasm_bg.wasm', import.meta.url));
     await glue.default({ module_or_path: module });
-    const worker = new SearchWorker(module, onMessage, DEFAULT_HASH_MB);
+    worker = new SearchWorker(module, onMessage, DEFAULT_HASH_MB);
     page = new glue.Page(worker, DEFAULT_HASH_MB);
     onOpen('in this page (WebAssembly)');
     deliver(`[${page.hello()}]`);
@@ -91,7 +92,10 @@ function wasmBackend({ onMessage, onOpen, onClose }) {
     broken = true;
     onClose(`The WebAssembly engine could not start: ${e.message || e}.`);
   });
-  return { kind: 'wasm', send };
+  // For tests and curious users: Workers started so far, and how a stop
+  // reaches the search.
+  const stats = () => worker && { workers: worker.spawned, stop: worker.flag ? 'shared flag' : 'new worker' };
+  return { kind: 'wasm', send, stats };
 }
 
 /** The session's engine (the `WorkerProxy` of crates/wasm): one Web Worker
@@ -110,6 +114,7 @@ class SearchWorker {
     this.busy = false;
     this.number = 0;
     this.flag = globalThis.crossOriginIsolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    this.spawned = 0;
     this.spawn();
   }
 
@@ -134,6 +139,7 @@ class SearchWorker {
     };
     w.postMessage({ type: 'init', module: this.module, hash: this.hash, flag: this.flag });
     this.worker = w;
+    this.spawned += 1;
   }
 
   end() {

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""The board in the browser, measured: the same fixed-depth bench (`turncoat
+bench`, one thread) as WebAssembly in headless Chromium and natively, built for
+generic x86-64 and for this machine's CPU; what the page downloads before the
+first move (gzip); first render and first analysis line in Chromium.
+
+    scripts/build-web.sh target/web
+    cargo build --release
+    RUSTFLAGS="-C target-cpu=x86-64" cargo build --release --target-dir target/generic
+    ~/.cache/turncoat/browser-venv/bin/python benches/web_speed.py [--depth 9] [--runs 3]
+
+Environment: TURNCOAT_WEB_DIR [target/web], TURNCOAT_NATIVE
+[target/release/turncoat], TURNCOAT_GENERIC [target/generic/release/turncoat],
+TURNCOAT_CHROMIUM [/usr/bin/chromium]. Each figure is the best of --runs runs
+(the machine is shared: the best run is the one least disturbed). The node
+counts of the three builds must agree (the bench signature); the script stops
+if they do not. Prints a table and, last, the figures as one JSON line.
+"""
+
+import argparse
+import gzip
+import http.server
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from functools import partial
+
+from playwright.sync_api import sync_playwright
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VARIANTS = ["chess", "cowardlycrew", "pacifist", "attendingpawns", "subversion", "cruisepawns"]
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+
+
+def native_bench(binary, variant, depth, runs):
+    best = None
+    for _ in range(runs):
+        out = subprocess.run(
+            [binary, "bench", str(depth), "--variant", variant], capture_output=True, text=True, check=True
+        ).stdout
+        nodes = int(re.search(r"Nodes searched\s*:\s*(\d+)", out).group(1))
+        nps = int(re.search(r"Nodes/second\s*:\s*(\d+)", out).group(1))
+        if best is None or nps > best[1]:
+            best = (nodes, nps)
+    return best
+
+
+def serve(directory):
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=directory)
+    handler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def gzip_size(path):
+    with open(path, "rb") as f:
+        return len(gzip.compress(f.read(), compresslevel=9))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--depth", type=int, default=9)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--variants", nargs="*", default=VARIANTS)
+    args = ap.parse_args()
+    web = os.environ.get("TURNCOAT_WEB_DIR", os.path.join(ROOT, "target/web"))
+    native = os.environ.get("TURNCOAT_NATIVE", os.path.join(ROOT, "target/release/turncoat"))
+    generic = os.environ.get("TURNCOAT_GENERIC", os.path.join(ROOT, "target/generic/release/turncoat"))
+    chromium = os.environ.get("TURNCOAT_CHROMIUM", "/usr/bin/chromium")
+    for path in [os.path.join(web, "static/wasm/turncoat_wasm_bg.wasm"), native, generic]:
+        if not os.path.exists(path):
+            sys.exit(f"web_speed: {path} is missing (see the commands at the top of this script)")
+
+    server, url = serve(web)
+    figures = {"depth": args.depth, "runs": args.runs, "variants": {}}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        t = time.time()
+        page.goto(url)
+        while not page.evaluate("window.turncoat && window.turncoat.ready && window.turncoat.ready()"):
+            if time.time() - t > 60:
+                sys.exit("web_speed: the page did not start")
+            time.sleep(0.02)
+        figures["first_render_ms"] = round(page.evaluate("window.turncoat.timings.firstRender"))
+        # Everything fetched before the first move (the search Worker's
+        # module included), each file's size as gzip -9 sends it.
+        time.sleep(1.0)
+        names = page.evaluate(
+            "[location.pathname].concat(performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname))"
+        )
+        files = sorted({n if not n.endswith("/") else n + "index.html" for n in names})
+        sizes = {f: (os.path.getsize(os.path.join(web, f.lstrip("/"))), gzip_size(os.path.join(web, f.lstrip("/")))) for f in files}
+        figures["download_bytes"] = sum(s[0] for s in sizes.values())
+        figures["download_gzip_bytes"] = sum(s[1] for s in sizes.values())
+        figures["files"] = {f: {"bytes": s[0], "gzip": s[1]} for f, s in sizes.items()}
+        # The first analysis line, from the click (chess start position).
+        page.click("#analyse")
+        while page.evaluate("window.turncoat.timings.analysisFirstLine") is None:
+            time.sleep(0.01)
+        figures["first_analysis_line_ms"] = round(page.evaluate("window.turncoat.timings.analysisFirstLine"), 1)
+        page.click("#analyse")
+        kernel = page.evaluate(
+            "async () => { const m = await import('./static/wasm/turncoat_wasm.js'); await m.default(); return m.dot_kernel(); }"
+        )
+        figures["wasm_kernel"] = kernel
+        for v in args.variants:
+            best = None
+            for _ in range(args.runs):
+                r = json.loads(
+                    page.evaluate(
+                        """async ([v, d]) => { const m = await import('./static/wasm/turncoat_wasm.js');
+                           await m.default(); return m.bench(v, d); }""",
+                        [v, args.depth],
+                    )
+                )
+                nps = r["nodes"] * 1000 // max(1, r["millis"])
+                if best is None or nps > best[1]:
+                    best = (r["nodes"], nps)
+            figures["variants"][v] = {"wasm": best}
+        browser.close()
+    server.shutdown()
+
+    print(f"bench depth {args.depth}, best of {args.runs}; WebAssembly kernel {kernel}")
+    print(f"{'variant':16}{'nodes':>10}{'wasm nps':>12}{'x86-64 nps':>12}{'native nps':>12}{'wasm/x86-64':>13}{'wasm/native':>13}")
+    for v in args.variants:
+        f = figures["variants"][v]
+        f["generic"] = native_bench(generic, v, args.depth, args.runs)
+        f["native"] = native_bench(native, v, args.depth, args.runs)
+        nodes = {f["wasm"][0], f["generic"][0], f["native"][0]}
+        if len(nodes) != 1:
+            sys.exit(f"web_speed: {v}: the builds searched different trees: {f}")
+        f["ratio_generic"] = round(f["wasm"][1] / f["generic"][1], 3)
+        f["ratio_native"] = round(f["wasm"][1] / f["native"][1], 3)
+        print(
+            f"{v:16}{f['wasm'][0]:>10}{f['wasm'][1]:>12}{f['generic'][1]:>12}{f['native'][1]:>12}"
+            f"{f['ratio_generic']:>13.1%}{f['ratio_native']:>13.1%}"
+        )
+    print(
+        f"download before the first move: {figures['download_bytes']} bytes, "
+        f"{figures['download_gzip_bytes']} gzip; first render {figures['first_render_ms']} ms; "
+        f"first analysis line {figures['first_analysis_line_ms']} ms"
+    )
+    print("figures " + json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
