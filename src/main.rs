@@ -15,15 +15,15 @@ use turncoat::tools::{datagen, train, tune};
 #[cfg(feature = "tournament")]
 use turncoat::tournament;
 
-#[derive(Parser)]
-#[command(
-    name = "turncoat",
-    version,
-    about = "A UCI chess engine for standard chess and five conversion variants.\nWithout a subcommand it speaks UCI on stdin/stdout.",
-    after_help = "\
-Variants (UCI option UCI_Variant, --variant): chess, cowardlycrew, pacifist,
-attendingpawns, subversion, cruisepawns.
+/// `--help`'s closing text; the variants come from the rules' registry.
+fn after_help() -> String {
+    format!(
+        "Variants (UCI option UCI_Variant, --variant): {}.\n\n{MOVES_AND_EXAMPLES}",
+        VariantKind::names()
+    )
+}
 
+const MOVES_AND_EXAMPLES: &str = "\
 Moves are one token each: e2e4, e7e8q, e1g1; variant extras follow commas:
 d4e5,n (Cowardly Crew, capture converting nothing), @e5,a2 (Subversion: subvert
 e5 paying a2), b1c3,b2d3 (Attending Pawns: the knight's pawn goes to d3),
@@ -35,7 +35,14 @@ Examples:
   turncoat match                             the demo match of ./engines.toml
   turncoat perft --variant pacifist --startpos --depth 4 --divide
   turncoat bench --variant subversion
-In UCI mode, `go perft 1` lists the legal moves of the current position."
+In UCI mode, `go perft 1` lists the legal moves of the current position.";
+
+#[derive(Parser)]
+#[command(
+    name = "turncoat",
+    version,
+    about = "A UCI chess engine for standard chess and conversion variants.\nWithout a subcommand it speaks UCI on stdin/stdout.",
+    after_help = after_help()
 )]
 struct Cli {
     #[command(subcommand)]

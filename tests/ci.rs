@@ -78,5 +78,8 @@ fn ci_run_builds_the_static_board_before_the_tests() {
         .lines()
         .find(|l| l.starts_with("wasm-bindgen ="))
         .expect("a wasm-bindgen dependency");
-    assert!(pin.contains("\"=0."), "wasm-bindgen not pinned exactly: {pin}");
+    assert!(
+        pin.contains("\"=0."),
+        "wasm-bindgen not pinned exactly: {pin}"
+    );
 }

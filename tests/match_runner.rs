@@ -410,25 +410,51 @@ fn sigterm_prints_the_games_so_far_and_exits_non_zero() {
 
 // ---------------------------------------------------------------- --resume
 
-#[test]
-fn resume_after_sigkill_gives_the_uninterrupted_match() {
-    let dir = scratch("resume");
-    let table =
-        "games = 10\nnodes = 10\nrandom_plies = 4\nseed = 9\n[match.adjudication]\nmax_moves = 8";
-    let cfg = fake_config(&dir, "--delay-ms 15", "--delay-ms 15 --score 3", table);
+/// One match of fake engines (15 ms a move) played twice: to the end into
+/// `whole.pgn`, and into `cut.pgn` killed once `kill_at` games are finished.
+struct Interrupted {
+    dir: PathBuf,
+    cfg: PathBuf,
+    /// The uninterrupted run.
+    once: std::process::Output,
+    whole: PathBuf,
+    cut: PathBuf,
+}
+
+fn interrupted_match(name: &str, black: &str, table: &str, kill_at: usize) -> Interrupted {
+    let dir = scratch(name);
+    let cfg = fake_config(&dir, "--delay-ms 15", black, table);
     let c = cfg.to_str().unwrap();
     let whole = dir.join("whole.pgn");
     let once = run(&["match", "--config", c, "--pgn", whole.to_str().unwrap()]);
     assert!(once.status.success(), "{}", text(&once.stderr));
-
     let cut = dir.join("cut.pgn");
+    kill_after(
+        &["match", "--config", c, "--pgn", cut.to_str().unwrap()],
+        kill_at,
+    );
+    Interrupted {
+        dir,
+        cfg,
+        once,
+        whole,
+        cut,
+    }
+}
+
+#[test]
+fn resume_after_sigkill_gives_the_uninterrupted_match() {
+    let table =
+        "games = 10\nnodes = 10\nrandom_plies = 4\nseed = 9\n[match.adjudication]\nmax_moves = 8";
+    let Interrupted {
+        cfg,
+        once,
+        whole,
+        cut,
+        ..
+    } = interrupted_match("resume", "--delay-ms 15 --score 3", table, 3);
+    let c = cfg.to_str().unwrap();
     let cut_s = cut.to_str().unwrap();
-    let mut running = Running::start(&["match", "--config", c, "--pgn", cut_s]);
-    running.wait_for("3 finished games", |e| {
-        e.matches("Finished game").count() >= 3
-    });
-    running.child.kill().unwrap();
-    let _ = running.child.wait();
     let before = games_of(&cut).len();
     assert!((3..10).contains(&before), "{before} games before the kill");
     // As if the kill had come in the middle of writing a game.
@@ -841,18 +867,17 @@ fn kill_after(args: &[&str], n: usize) {
 /// still resumes to the games of an uninterrupted run.
 #[test]
 fn another_match_on_an_interrupted_matchs_pgn_is_refused_and_changes_nothing() {
-    let dir = scratch("state-kept");
     let table =
         "games = 8\nnodes = 10\nrandom_plies = 2\nseed = 21\n[match.adjudication]\nmax_moves = 6";
-    let cfg = fake_config(&dir, "--delay-ms 15", "--delay-ms 15", table);
+    let Interrupted {
+        dir,
+        cfg,
+        once,
+        whole,
+        cut,
+    } = interrupted_match("state-kept", "--delay-ms 15", table, 2);
     let c = cfg.to_str().unwrap();
-    let whole = dir.join("whole.pgn");
-    let once = run(&["match", "--config", c, "--pgn", whole.to_str().unwrap()]);
-    assert!(once.status.success(), "{}", text(&once.stderr));
-
-    let cut = dir.join("cut.pgn");
     let cut_s = cut.to_str().unwrap();
-    kill_after(&["match", "--config", c, "--pgn", cut_s], 2);
     let state = dir.join("cut.pgn.state");
     let (pgn_then, state_then) = (std::fs::read(&cut).unwrap(), std::fs::read(&state).unwrap());
     let held = games_of(&cut).len();

@@ -1,4 +1,4 @@
-//! Networks per variant: a variant uses its own network (`Policy::NNUE`) when
+//! Networks per variant: a variant uses its own network (`Policy::NETWORK`) when
 //! `Use NNUE` is on and it has one, and exactly its hand-written evaluation
 //! otherwise.
 
@@ -40,7 +40,7 @@ fn check<V: Policy>() {
             on.score == off.score,
             on.nodes == off.nodes,
         );
-        match V::NNUE {
+        match V::NETWORK {
             // Without a network `Use NNUE` changes nothing: the same tree, the
             // same hand-written scores.
             None => assert_eq!(same, (true, true, true), "{}: {text}", V::NAME),

@@ -9,23 +9,38 @@ mod common;
 
 use shakmaty::{Bitboard, Color};
 use turncoat::engine::nnue::{
-    self, AccumulatorStack, Layout, Net, Network, NetworkError, PieceBoards, BUCKETS, QA, QB, SCALE,
+    self, AccumulatorStack, EmbeddedNetwork, Layout, Network, NetworkError, PieceBoards, BUCKETS,
+    QA, QB, SCALE,
 };
+use turncoat::engine::policy::Policy;
 use turncoat::rules::fen;
 use turncoat::rules::moves::MoveList;
 use turncoat::rules::position::Position;
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::Variant;
+use turncoat::rules::variants::VariantKind;
+
+/// Every variant's shipped network (`Policy::NETWORK`), with its file.
+fn shipped() -> Vec<EmbeddedNetwork> {
+    VariantKind::ALL
+        .iter()
+        .filter_map(|&kind| turncoat::with_variant!(kind, V => <V as Policy>::NETWORK))
+        .collect()
+}
+
+fn chess_network() -> &'static Network {
+    <Chess as Policy>::NETWORK
+        .expect("chess ships a network")
+        .network()
+}
 
 fn from_scratch(pos: &Position<Chess>) -> i32 {
-    Net::Chess
-        .network()
-        .evaluate_board(&nnue::piece_boards(pos), pos.turn())
+    chess_network().evaluate_board(&nnue::piece_boards(pos), pos.turn())
 }
 
 #[test]
 fn incremental_matches_scratch_on_random_games() {
-    let mut stack = AccumulatorStack::new(Net::Chess.network(), 64);
+    let mut stack = AccumulatorStack::new(chess_network(), 64);
     let mut next = common::xorshift(0x1234_5678_9abc_def1u64);
     let mut checked = 0;
     for _game in 0..40 {
@@ -146,11 +161,11 @@ fn random_boards(next: &mut impl FnMut() -> u64, fill: u64) -> PieceBoards {
 }
 
 /// Every network file shipped in crates/engine/src/nnue/ loads (the engine would
-/// panic at its first search otherwise), and there is one for each `Net`.
+/// panic at its first search otherwise), and each is some variant's network.
 #[test]
 fn shipped_network_files_load() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/nnue");
-    let mut loaded = 0;
+    let mut loaded = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("crates/engine/src/nnue") {
         let path = entry.expect("a directory entry").path();
         if path.extension().is_some_and(|x| x == "net") {
@@ -158,10 +173,18 @@ fn shipped_network_files_load() {
             if let Err(e) = Network::from_bytes(&bytes) {
                 panic!("{}: {e}", path.display());
             }
-            loaded += 1;
+            loaded.push(
+                path.file_name()
+                    .and_then(|f| f.to_str())
+                    .map(str::to_string),
+            );
         }
     }
-    assert_eq!(loaded, Net::ALL.len());
+    let mut used: Vec<Option<String>> =
+        shipped().iter().map(|n| Some(n.file.to_string())).collect();
+    loaded.sort();
+    used.sort();
+    assert_eq!(loaded, used);
 }
 
 /// Each range the loader checks, at its exact edge: the last value accepted,
@@ -401,7 +424,7 @@ fn vector_kernels_equal_the_scalar_one() {
 #[test]
 fn forward_pass_equals_the_scalar_reference() {
     let mut next = common::xorshift(0x0123_4567_89ab_cdef);
-    for net in Net::ALL {
+    for net in shipped() {
         let network = net.network();
         for trial in 0..200 {
             let boards = random_boards(&mut next, [8, 24, 40, 64][trial % 4]);
@@ -409,12 +432,13 @@ fn forward_pass_equals_the_scalar_reference() {
                 assert_eq!(
                     network.evaluate_board(&boards, turn),
                     reference_eval(network, &boards, turn),
-                    "{net:?}, trial {trial}"
+                    "{}, trial {trial}",
+                    net.file
                 );
             }
         }
     }
-    let network = Net::Chess.network();
+    let network = chess_network();
     let mut stack = AccumulatorStack::new(network, 64);
     for _game in 0..10 {
         let mut pos: Position<Chess> = fen::parse(Chess::START_FEN).unwrap();

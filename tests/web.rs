@@ -131,6 +131,29 @@ fn check_fresh(web: &Path) {
     }
 }
 
+/// Each network is in the module once: the page downloads every byte of it
+/// before the first move (a constant's bytes, copied where it is used, once
+/// put each network in twice).
+fn networks_once(module: &Path) {
+    let wasm = std::fs::read(module).expect("the module");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/nnue");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("the networks") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "net") {
+            continue;
+        }
+        let net = std::fs::read(&path).expect("a network");
+        // The output layers at the file's end: trained weights, unlike the
+        // zero columns of features that never occur.
+        let tail = &net[net.len() - 256..];
+        let copies = wasm.windows(tail.len()).filter(|w| *w == tail).count();
+        assert_eq!(copies, 1, "{} in the module {copies} times", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 6, "{checked} networks found");
+}
+
 #[test]
 fn static_board_in_chromium() {
     let Ok(python) = std::env::var("TURNCOAT_BROWSER_PYTHON") else {
@@ -160,6 +183,7 @@ fn static_board_in_chromium() {
         );
     }
     check_fresh(&web);
+    networks_once(&web.join("static/wasm/turncoat_wasm_bg.wasm"));
 
     let out: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("static-board");
     std::fs::create_dir_all(&out).unwrap();

@@ -17,10 +17,9 @@ use turncoat_engine::clock::Instant;
 use turncoat_engine::search::tt::Bound;
 use turncoat_engine::search::{self, Info, Limits, Poll};
 use turncoat_engine::Event;
-use turncoat_rules::fen;
 use turncoat_rules::game::Setup;
+use turncoat_rules::live::{LiveGame, Start};
 use turncoat_rules::variants::VariantKind;
-use turncoat_rules::with_variant;
 
 /// How often a running analysis reports at least (the page's refresh).
 pub const TICK: Duration = Duration::from_millis(200);
@@ -270,9 +269,8 @@ impl Tab {
             fen: Some(spec.start_fen.clone()),
             moves: spec.moves.clone(),
         };
-        let (fen_now, white) = with_variant!(spec.variant, V => {
-            setup.game::<V>().map(|g| (fen::format(&g.pos), g.pos.turn() == Color::White))
-        })?;
+        let now = LiveGame::with_moves(spec.variant, Start::Fen(&spec.start_fen), &spec.moves)?;
+        let (fen_now, white) = (now.fen(), now.side_to_move() == Color::White);
         if let Ok(mut snap) = snapshot.lock() {
             snap.fen = fen_now.clone();
         }
@@ -317,7 +315,7 @@ impl Tab {
                     }
                 }
                 Event::Error(e) => {
-                    out(Response::error(Some("analyse"), e));
+                    out(Response::error(Some("analyse"), e.to_string()));
                 }
                 Event::Info(_) | Event::PerftMove { .. } | Event::PerftDone { .. } => {}
             })

@@ -224,7 +224,7 @@ fn legal_move(info: &MoveInfo) -> LegalMove {
 
 /// The moves as the board shows them: SAN in chess, tokens in the variants.
 pub fn san_line(variant: VariantKind, start_fen: &str, tokens: &[String]) -> Vec<String> {
-    pgn::move_texts(variant, start_fen, tokens).0
+    turncoat_rules::notation::line_texts(variant, start_fen, tokens).0
 }
 
 /// Reads PGN text and replays each game through the rules (SAN in chess).
@@ -257,13 +257,9 @@ pub fn import_pgn(text: &str) -> Result<Vec<PgnGameInfo>, String> {
     Ok(out)
 }
 
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-/// The game as PGN in the match runner's dialect: the seven-tag roster, then
-/// `Variant` (not for chess), `SetUp`/`FEN` (when not the start position),
-/// `PlyCount`; SAN in chess, tokens in the variants; 79-column lines.
+/// The game as PGN in the match runner's dialect (the rules' one writer): the
+/// seven-tag roster, `Variant`, `SetUp`/`FEN`, `Termination` when the game is
+/// over, `PlyCount`; SAN in chess, tokens in the variants.
 pub fn export_pgn(
     variant: VariantKind,
     fen_text: Option<&str>,
@@ -274,48 +270,26 @@ pub fn export_pgn(
     let game = replay(variant, fen_text, moves)?;
     let start_fen = game.start_fen();
     let outcome = game.outcome();
-    let result = outcome.map_or("*", |o| o.result()).to_string();
     let date = pgn::today();
-    let mut s = String::new();
-    let mut tag = |k: &str, v: &str| {
-        s.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
-    };
-    tag("Event", "Turncoat web board");
-    tag("Site", "turncoat serve");
-    tag("Date", &date);
-    tag("Round", "-");
-    tag("White", white);
-    tag("Black", black);
-    tag("Result", &result);
-    if variant != VariantKind::Chess {
-        tag("Variant", variant.name());
-    }
-    if start_fen != variant.start_fen() {
-        tag("SetUp", "1");
-        tag("FEN", &start_fen);
-    }
+    let mut tags = Vec::new();
     if outcome.is_some() {
-        tag("Termination", "normal");
+        tags.push(("Termination", "normal".to_string()));
     }
-    tag("PlyCount", &moves.len().to_string());
-    s.push('\n');
-    let mut words: Vec<String> = Vec::new();
-    for (i, played) in game.history().iter().enumerate() {
-        let ply = game.start_ply() as usize + i;
-        let fullmove = ply / 2 + 1;
-        if ply.is_multiple_of(2) {
-            words.push(format!("{fullmove}."));
-        } else if i == 0 {
-            words.push(format!("{fullmove}..."));
-        }
-        words.push(played.info.text.clone());
-    }
-    if let Some(o) = outcome {
-        words.extend(format!("{{{}}}", o.reason()).split(' ').map(str::to_string));
-    }
-    words.push(result);
-    pgn::push_movetext(&mut s, words);
-    Ok(s)
+    let written = pgn::write_game(&pgn::PgnRecord {
+        variant,
+        start_fen: &start_fen,
+        event: "Turncoat web board",
+        site: "turncoat serve",
+        date: &date,
+        round: "-",
+        white,
+        black,
+        result: outcome.map_or("*", |o| o.result()),
+        tags,
+        moves: moves.iter().map(|m| (m.as_str(), None)).collect(),
+        final_comment: outcome.as_ref().map(|o| o.reason()),
+    });
+    Ok(written.text)
 }
 
 #[cfg(test)]

@@ -22,12 +22,12 @@
 //! weights times QB (64), the output scaled back to centipawns by SCALE / (QA * QB).
 //!
 //! Every variant may have a network of its own in this shape, trained on its own
-//! self-play (`turncoat datagen --variant`, `turncoat train --variant`): [`Net`]
-//! lists the shipped ones, and a variant's `Policy::NNUE` names its own. A variant
+//! self-play (`turncoat datagen --variant`, `turncoat train --variant`), named
+//! by the variant's `Policy::NETWORK` ([`EmbeddedNetwork`]). A variant
 //! without one keeps the hand-written evaluation. `docs/TRAINING.md` gives the
 //! measurements behind the sizes and says how each network was made.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
@@ -141,59 +141,60 @@ pub const fn valid_width(hidden: usize) -> bool {
     hidden != 0 && hidden <= MAX_HIDDEN && hidden.is_multiple_of(WIDTH_STEP)
 }
 
-/// The shipped networks, one per variant that has one (`crates/engine/src/nnue/<variant>.net`,
-/// embedded in the binary; `docs/TRAINING.md` says which data and commands made
-/// each). A variant's `Policy::NNUE` names its entry; a network
-/// ships only when it beat the variant's hand-written evaluation in a match
-/// (`docs/TRAINING.md`, "Variant networks").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Net {
-    Chess,
-    CowardlyCrew,
-    Pacifist,
-    AttendingPawns,
-    Subversion,
-    CruisePawns,
+/// A network shipped in the binary: a field of its variant's record
+/// (`Policy::NETWORK`, made by the crate's `embedded_network!`), so that adding a variant
+/// with a network touches that variant's file and nothing else. The file lives in
+/// `crates/engine/src/nnue/`; `docs/TRAINING.md` says which data and commands
+/// made each, and a network ships only when it beat the variant's hand-written
+/// evaluation in a match.
+#[derive(Clone, Copy, Debug)]
+pub struct EmbeddedNetwork {
+    /// The file's name in `crates/engine/src/nnue/`.
+    pub file: &'static str,
+    pub bytes: &'static [u8],
 }
 
-impl Net {
-    /// Every shipped network.
-    pub const ALL: [Net; 6] = [
-        Net::Chess,
-        Net::CowardlyCrew,
-        Net::Pacifist,
-        Net::AttendingPawns,
-        Net::Subversion,
-        Net::CruisePawns,
-    ];
-
-    /// The network's file name (in `crates/engine/src/nnue/`) and its embedded bytes.
-    fn embedded(self) -> (&'static str, &'static [u8]) {
-        macro_rules! embed {
-            ($file:literal) => {
-                ($file, include_bytes!(concat!("nnue/", $file)))
-            };
+/// `EmbeddedNetwork` of the file `$file` in `crates/engine/src/nnue/`. The
+/// bytes are a `static`: a constant's bytes are copied into every place that
+/// uses the constant, which put each network into the binary twice (400 KB
+/// each, and the browser's download with them).
+macro_rules! embedded_network {
+    ($file:literal) => {
+        $crate::nnue::EmbeddedNetwork {
+            file: $file,
+            bytes: {
+                static BYTES: [u8; include_bytes!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/src/nnue/",
+                    $file
+                ))
+                .len()] = *include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/nnue/", $file));
+                &BYTES
+            },
         }
-        match self {
-            Net::Chess => embed!("chess.net"),
-            Net::CowardlyCrew => embed!("cowardlycrew.net"),
-            Net::Pacifist => embed!("pacifist.net"),
-            Net::AttendingPawns => embed!("attendingpawns.net"),
-            Net::Subversion => embed!("subversion.net"),
-            Net::CruisePawns => embed!("cruisepawns.net"),
-        }
-    }
+    };
+}
+pub(crate) use embedded_network;
 
-    /// The network (parsed once).
+impl EmbeddedNetwork {
+    /// The network, parsed on first use and kept for the program's life. A
+    /// shipped file that does not parse is a build defect (the test
+    /// `shipped_networks_parse` guards it), hence the panic.
     pub fn network(self) -> &'static Network {
-        // One cell per `Net`, indexed by its discriminant.
-        static PARSED: [OnceLock<Box<Network>>; Net::ALL.len()] =
-            [const { OnceLock::new() }; Net::ALL.len()];
-        let (file, bytes) = self.embedded();
-        PARSED[self as usize].get_or_init(|| {
-            Network::from_bytes(bytes)
-                .unwrap_or_else(|e| panic!("crates/engine/src/nnue/{file}: {e}"))
-        })
+        static PARSED: OnceLock<Mutex<Vec<(&'static str, &'static Network)>>> = OnceLock::new();
+        let mut parsed = PARSED
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(&(_, net)) = parsed.iter().find(|(file, _)| *file == self.file) {
+            return net;
+        }
+        let net: &'static Network = Box::leak(Box::new(
+            Network::from_bytes(self.bytes)
+                .unwrap_or_else(|e| panic!("crates/engine/src/nnue/{}: {e}", self.file)),
+        ));
+        parsed.push((self.file, net));
+        net
     }
 }
 
@@ -562,7 +563,7 @@ pub fn screlu_dot_avx2(acc: &[i16], w: &[i16]) -> i32 {
     }
 }
 
-/// [`screlu_dot`] eight lanes at a time, as [`screlu_dot_avx2`] does sixteen;
+/// [`screlu_dot`] eight lanes at a time, as `screlu_dot_avx2` does sixteen;
 /// compiled on every x86-64 build, so that its tests run on any machine.
 #[cfg(target_arch = "x86_64")]
 #[inline]
@@ -996,21 +997,32 @@ mod tests {
         );
     }
 
-    /// Every embedded network passes the loader's checks (`Net::network`
-    /// would panic at the first search otherwise), and a cut file does not.
+    /// Every variant's network passes the loader's checks (`network()` would
+    /// panic at the first search otherwise), and a cut file does not.
     #[test]
     fn shipped_networks_parse() {
-        for (i, net) in Net::ALL.into_iter().enumerate() {
-            assert_eq!(net as usize, i, "Net::ALL is in discriminant order");
-            let (file, bytes) = net.embedded();
-            if let Err(e) = Network::from_bytes(bytes) {
-                panic!("{file}: {e}");
+        use crate::policy::Policy;
+        use turncoat_rules::variants::VariantKind;
+        for &kind in VariantKind::ALL {
+            let Some(embedded) = turncoat_rules::with_variant!(kind, V => <V as Policy>::NETWORK)
+            else {
+                continue;
+            };
+            if let Err(e) = Network::from_bytes(embedded.bytes) {
+                panic!("{}: {e}", embedded.file);
             }
             assert!(matches!(
-                Network::from_bytes(&bytes[1..]),
+                Network::from_bytes(&embedded.bytes[1..]),
                 Err(NetworkError::NotANetwork { .. })
             ));
         }
+    }
+
+    fn chess_network() -> &'static Network {
+        use crate::policy::Policy;
+        turncoat_rules::variants::chess::Chess::NETWORK
+            .expect("chess ships a network")
+            .network()
     }
 
     /// Updating by differences gives the sums made from scratch, for a move
@@ -1018,7 +1030,7 @@ mod tests {
     /// 32 squares removed and 32 added).
     #[test]
     fn update_matches_sums_from_scratch() {
-        let net = Net::Chess.network();
+        let net = chess_network();
         let start = piece_boards(&turncoat_rules::position::Position::<
             turncoat_rules::variants::chess::Chess,
         >::startpos());
@@ -1044,7 +1056,7 @@ mod tests {
     /// from every slot.
     #[test]
     fn stack_matches_evaluation_from_scratch() {
-        let net = Net::Chess.network();
+        let net = chess_network();
         let start = piece_boards(&turncoat_rules::position::Position::<
             turncoat_rules::variants::chess::Chess,
         >::startpos());

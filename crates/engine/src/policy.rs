@@ -9,11 +9,65 @@
 
 use shakmaty::Role;
 
-use crate::nnue::{self, Net, PieceBoards};
+use crate::nnue::{self, EmbeddedNetwork, PieceBoards};
 use crate::search::see;
 use turncoat_rules::moves::{Move, MoveKind, MoveList};
 use turncoat_rules::position::Position;
 use turncoat_rules::variants::{value_of, Variant};
+
+/// The selectivity measured to pay in standard chess, one switch per
+/// heuristic. "Improving" is a static evaluation above the side to move's two
+/// plies back. Measured together in each variant (docs/STRENGTH.md, "Variant
+/// guards"), and on where they did not lose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selectivity {
+    /// Are late moves at an expected cut node (the zero-window child of a
+    /// late move) reduced one ply more? A cut node needs only one good move.
+    pub cut_node_lmr: bool,
+    /// Are late moves reduced one ply more where the position is not
+    /// improving? Its late moves are less likely to rescue it.
+    pub improving_lmr: bool,
+    /// Is reverse futility's margin a ply smaller while improving (an
+    /// improving position is likelier to stay above beta)? Off: the full
+    /// margin, as if never improving.
+    pub improving_rfp: bool,
+    /// Does late move pruning try half as many quiet moves where the position
+    /// is not improving? Off: the full count, as if always improving.
+    pub improving_lmp: bool,
+    /// Does the hash score stand in for the static evaluation in reverse
+    /// futility and the null move, where its bound says it is closer to the
+    /// truth?
+    pub tt_refined_eval: bool,
+    /// Multi-cut: when the singular search finds another move that beats beta
+    /// as well, does the node fail high at once?
+    pub multi_cut: bool,
+    /// Negative extension: is a hash move that is not singular, but whose
+    /// stored score beats beta anyway, searched a ply shallower?
+    pub negative_extension: bool,
+}
+
+impl Selectivity {
+    /// None of the heuristics: where they lost as a whole.
+    pub const NONE: Selectivity = Selectivity {
+        cut_node_lmr: false,
+        improving_lmr: false,
+        improving_rfp: false,
+        improving_lmp: false,
+        tt_refined_eval: false,
+        multi_cut: false,
+        negative_extension: false,
+    };
+    /// Every heuristic, as standard chess's matches accepted them.
+    pub const CHESS: Selectivity = Selectivity {
+        cut_node_lmr: true,
+        improving_lmr: true,
+        improving_rfp: true,
+        improving_lmp: true,
+        tt_refined_eval: true,
+        multi_cut: true,
+        negative_extension: true,
+    };
+}
 
 pub trait Policy: Variant {
     /// Is null-move pruning sound enough (no common zugzwang, passing not abusable)?
@@ -25,39 +79,14 @@ pub trait Policy: Variant {
     /// weights (fitted to standard chess games) rather than the hand-set ones?
     const TUNED_EVAL: bool = false;
 
-    // The selectivity measured to pay in standard chess, one switch per
-    // heuristic. "Improving" is a static evaluation above the side to move's
-    // two plies back. Measured together in each variant (docs/STRENGTH.md,
-    // "Variant guards"): on where they did not lose; off by default.
-
-    /// Are late moves at an expected cut node (the zero-window child of a
-    /// late move) reduced one ply more? A cut node needs only one good move.
-    const CUT_NODE_LMR: bool = false;
-    /// Are late moves reduced one ply more where the position is not
-    /// improving? Its late moves are less likely to rescue it.
-    const IMPROVING_LMR: bool = false;
-    /// Is reverse futility's margin a ply smaller while improving (an
-    /// improving position is likelier to stay above beta)? Off: the full
-    /// margin, as if never improving.
-    const IMPROVING_RFP: bool = false;
-    /// Does late move pruning try half as many quiet moves where the position
-    /// is not improving? Off: the full count, as if always improving.
-    const IMPROVING_LMP: bool = false;
-    /// Does the hash score stand in for the static evaluation in reverse
-    /// futility and the null move, where its bound says it is closer to the
-    /// truth?
-    const TT_REFINED_EVAL: bool = false;
-    /// Multi-cut: when the singular search finds another move that beats beta
-    /// as well, does the node fail high at once?
-    const MULTI_CUT: bool = false;
-    /// Negative extension: is a hash move that is not singular, but whose
-    /// stored score beats beta anyway, searched a ply shallower?
-    const NEGATIVE_EXTENSION: bool = false;
+    /// Which of the selectivity heuristics measured to pay in standard chess
+    /// the search uses (each can be taken on its own); none by default.
+    const SELECTIVITY: Selectivity = Selectivity::NONE;
 
     /// The variant's own network (`engine/nnue.rs`), which evaluates positions
     /// when the `Use NNUE` option is on; `None` (the hand-written evaluation)
     /// until a network trained on the variant has won its match.
-    const NNUE: Option<Net> = None;
+    const NETWORK: Option<EmbeddedNetwork> = None;
     /// May the main search reduce and prune the noisy moves that
     /// [`Policy::bad_noisy`] judges losing, as it does quiet moves (late move
     /// reductions, late move pruning, futility)? Off in chess, whose SEE pruning

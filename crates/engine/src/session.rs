@@ -81,8 +81,9 @@ pub enum Event {
     PerftDone {
         total: Option<u64>,
     },
-    /// Something went wrong after the start (the setup no longer builds).
-    Error(String),
+    /// The setup refused when the search thread built it (the session checks
+    /// it before starting, so only a setup changed in between gets here).
+    Error(SetupError),
 }
 
 /// The static evaluations of a position, White's point of view, centipawns.
@@ -228,7 +229,7 @@ impl Engine {
                     }
                     Ok(None) => report(Event::PerftDone { total: None }),
                     Err(e) => {
-                        report(Event::Error(e.to_string()));
+                        report(Event::Error(e));
                         report(Event::PerftDone { total: None });
                     }
                 }
@@ -270,7 +271,7 @@ pub fn static_eval(setup: &Setup, variant_terms: bool) -> Result<StaticEval, Set
         setup.game::<V>().map(|game| {
             let pos = &game.pos;
             let white = |s: i32| if pos.turn() == shakmaty::Color::White { s } else { -s };
-            let network = V::NNUE.map(|n| {
+            let network = V::NETWORK.map(|n| {
                 let net = n.network();
                 white(net.evaluate_board(&V::network_boards(pos), pos.turn()))
             });
@@ -330,7 +331,7 @@ fn run_search<V: Policy>(
         Ok(g) => g,
         Err(e) => {
             shared.finished.store(true, Ordering::Release);
-            report(Event::Error(e.to_string()));
+            report(Event::Error(e));
             report(Event::BestMove {
                 best: None,
                 ponder: None,

@@ -17,6 +17,7 @@ pub mod game;
 pub mod live;
 pub mod movegen;
 pub mod moves;
+pub mod notation;
 pub mod perft;
 pub mod pgn;
 pub mod position;

@@ -321,7 +321,6 @@ impl LiveGame {
                 Start::Fen(f) => fen::parse::<V>(f)?,
             };
             Box::new(Live::<V> {
-                variant,
                 game: Game::new(pos),
                 before: Vec::new(),
             })
@@ -464,7 +463,6 @@ trait Erased: Send + Sync {
 /// A game of variant `V` and the positions before each of its moves.
 #[derive(Clone)]
 struct Live<V: Variant> {
-    variant: VariantKind,
     game: Game<V>,
     before: Vec<Position<V>>,
 }
@@ -527,21 +525,16 @@ impl<V: Variant> Erased for Live<V> {
         let pos = &self.game.pos;
         let mut list = MoveList::new();
         V::legal_moves(pos, &mut list);
-        let tokens: Vec<String> = list.iter().map(|&mv| game::token(pos, mv)).collect();
-        let texts = crate::pgn::texts_at(self.variant, &fen::format(pos), &tokens);
         list.iter()
-            .zip(tokens)
-            .zip(texts)
-            .map(|((&mv, token), text)| self.info(mv, token, text))
+            .map(|&mv| (mv, game::token(pos, mv), V::move_text(pos, mv)))
+            .map(|(mv, token, text)| self.info(mv, token, text))
             .collect()
     }
 
     fn play(&mut self, token: &str) -> Result<Played, MoveError> {
         let pos = self.game.pos;
         let mv = game::find_move(&pos, token).ok_or_else(|| game::illegal_move(&pos, token))?;
-        let text = crate::pgn::texts_at(self.variant, &fen::format(&pos), &[token.to_string()])
-            .pop()
-            .unwrap_or_else(|| token.to_string());
+        let text = V::move_text(&pos, mv);
         let info = self.info(mv, token.to_string(), text);
         let effects = V::effects(&pos, mv);
         self.game.play(mv);

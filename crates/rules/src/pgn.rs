@@ -1,11 +1,12 @@
-//! PGN reading: splits PGN text into games (tags, moves, per-move comments,
-//! result) and replays a game through the rules, so that any tool (the match
-//! runner, the tuner, the web board) can read games without the runner. Standard
-//! chess is SAN (read by shakmaty); variant moves are docs/RULES.md tokens.
+//! PGN, read and written: splits PGN text into games (tags, moves, per-move
+//! comments, result) and replays a game through the rules, and writes a game
+//! ([`write_game`]) with one tag roster, numbering and escaping, so that every
+//! tool (the match runner, the tuner, the web board) reads and writes the same
+//! dialect. Standard chess is SAN (read by shakmaty, written by
+//! [`crate::notation`]); variant moves are docs/RULES.md tokens.
 
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
-use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Position as _};
 
 use std::fmt;
@@ -345,9 +346,157 @@ fn replay_v<V: Variant>(game: &PgnGame, variant: VariantKind) -> Result<Replayed
     })
 }
 
+/// A game to write as PGN. The seven-tag roster comes first, then `Variant`
+/// (not for chess), `SetUp` and `FEN` (when the game did not start from the
+/// variant's start position), the writer's own `tags`, and `PlyCount`.
+#[derive(Clone, Debug)]
+pub struct PgnRecord<'a> {
+    pub variant: VariantKind,
+    /// The start position's FEN (the variant's seventh field included).
+    pub start_fen: &'a str,
+    pub event: &'a str,
+    pub site: &'a str,
+    /// `YYYY.MM.DD` ([`today`]).
+    pub date: &'a str,
+    pub round: &'a str,
+    pub white: &'a str,
+    pub black: &'a str,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: &'a str,
+    /// Further tags, in order, after the roster and the position's.
+    pub tags: Vec<(&'a str, String)>,
+    /// The moves as tokens, each with its comment (the match runner's score and
+    /// time; none on the web board).
+    pub moves: Vec<(&'a str, Option<String>)>,
+    /// Said after the last move (how the game ended).
+    pub final_comment: Option<&'a str>,
+}
+
+/// A game written as PGN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrittenGame {
+    /// The game, ending with a blank line.
+    pub text: String,
+    /// Why moves from some point stayed tokens instead of the variant's
+    /// notation (a start position or move the rules refuse), for the writer's
+    /// log; the text is complete either way.
+    pub notation_stopped: Option<String>,
+}
+
+/// Writes `record` as PGN: tags escaped ([`tag_value`]), moves in the
+/// variant's notation, numbered before each White move and before a Black move
+/// that opens the game or follows a comment (PGN 8.2.2.2), comments made safe
+/// ([`comment_text`]), lines wrapped before 80 columns.
+pub fn write_game(record: &PgnRecord<'_>) -> WrittenGame {
+    let mut s = String::new();
+    let mut tag = |k: &str, v: &str| {
+        s.push_str(&format!("[{k} \"{}\"]\n", tag_value(v)));
+    };
+    tag("Event", record.event);
+    tag("Site", record.site);
+    tag("Date", record.date);
+    tag("Round", record.round);
+    tag("White", record.white);
+    tag("Black", record.black);
+    tag("Result", record.result);
+    if record.variant != VariantKind::Chess {
+        tag("Variant", record.variant.name());
+    }
+    if record.start_fen != record.variant.start_fen() {
+        tag("SetUp", "1");
+        tag("FEN", record.start_fen);
+    }
+    for (k, v) in &record.tags {
+        tag(k, v);
+    }
+    tag("PlyCount", &record.moves.len().to_string());
+    s.push('\n');
+
+    let tokens: Vec<String> = record.moves.iter().map(|(t, _)| t.to_string()).collect();
+    let (texts, notation_stopped) =
+        crate::notation::line_texts(record.variant, record.start_fen, &tokens);
+    let (mut fullmove, mut white_to_move) = move_number(record.start_fen);
+    let mut words: Vec<String> = Vec::new();
+    let mut after_comment = true;
+    for ((_, comment), text) in record.moves.iter().zip(texts) {
+        if white_to_move {
+            words.push(format!("{fullmove}."));
+        } else if after_comment {
+            words.push(format!("{fullmove}..."));
+        }
+        words.push(text);
+        after_comment = comment.is_some();
+        if let Some(c) = comment {
+            push_comment(&mut words, c);
+        }
+        if !white_to_move {
+            fullmove += 1;
+        }
+        white_to_move = !white_to_move;
+    }
+    if let Some(c) = record.final_comment {
+        push_comment(&mut words, c);
+    }
+    words.push(record.result.to_string());
+    push_movetext(&mut s, words);
+    WrittenGame {
+        text: s,
+        notation_stopped,
+    }
+}
+
+/// The start's move number and whether White moves first, from the FEN's sixth
+/// and second fields (1 and White where they do not say).
+fn move_number(start_fen: &str) -> (u32, bool) {
+    let f: Vec<&str> = start_fen.split_whitespace().collect();
+    (
+        f.get(5).and_then(|x| x.parse::<u32>().ok()).unwrap_or(1),
+        f.get(1) != Some(&"b"),
+    )
+}
+
+fn push_comment(words: &mut Vec<String>, comment: &str) {
+    words.extend(
+        format!("{{{}}}", comment_text(comment))
+            .split(' ')
+            .map(str::to_string),
+    );
+}
+
+/// A tag value: quotes and backslashes escaped, control characters (a line
+/// break would end the tag) as spaces.
+pub fn tag_value(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Comment text: braces (which would end the comment, or open another) and
+/// brackets (a `[` at the start of a line reads as a tag) become parentheses,
+/// control characters spaces. PGN has no escape inside a comment.
+pub fn comment_text(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '{' | '[' => '(',
+            '}' | ']' => ')',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect()
+}
+
 /// Appends the movetext `words` (move numbers, moves, comments, result) wrapped
 /// before 80 columns, then the blank line that ends a game.
-pub fn push_movetext(out: &mut String, words: impl IntoIterator<Item = String>) {
+fn push_movetext(out: &mut String, words: impl IntoIterator<Item = String>) {
     let mut line = String::new();
     for w in words {
         if !line.is_empty() && line.len() + 1 + w.len() > 79 {
@@ -362,74 +511,6 @@ pub fn push_movetext(out: &mut String, words: impl IntoIterator<Item = String>) 
     }
     out.push_str(&line);
     out.push_str("\n\n");
-}
-
-/// Moves as PGN writes them: SAN in standard chess, the tokens themselves in the
-/// variants (docs/RULES.md, "Notation"). When shakmaty cannot read the start
-/// position or a move, the rest stay tokens and the reason comes back beside
-/// them (the match runner logs it; the web board shows the tokens).
-pub fn move_texts(
-    variant: VariantKind,
-    start_fen: &str,
-    tokens: &[String],
-) -> (Vec<String>, Option<String>) {
-    if variant != VariantKind::Chess {
-        return (tokens.to_vec(), None);
-    }
-    let mut pos: shakmaty::Chess = match Fen::from_ascii(start_fen.as_bytes())
-        .map_err(|e| e.to_string())
-        .and_then(|f| {
-            f.into_position(CastlingMode::Standard)
-                .map_err(|e| e.to_string())
-        }) {
-        Ok(p) => p,
-        Err(e) => {
-            let why = format!("shakmaty rejects the start position ({e}); moves stay in UCI");
-            return (tokens.to_vec(), Some(why));
-        }
-    };
-    let mut out = Vec::with_capacity(tokens.len());
-    for (i, t) in tokens.iter().enumerate() {
-        let mv = UciMove::from_ascii(t.as_bytes())
-            .ok()
-            .and_then(|u| u.to_move(&pos).ok());
-        match mv {
-            Some(m) => out.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string()),
-            None => {
-                out.extend(tokens[i..].iter().cloned());
-                let why = format!("shakmaty cannot read move '{t}'; moves from it stay in UCI");
-                return (out, Some(why));
-            }
-        }
-    }
-    (out, None)
-}
-
-/// The readable text of each of `tokens`, all legal in the position `fen`: SAN
-/// in standard chess, the token itself in the variants (as [`move_texts`]
-/// writes a line). A token shakmaty cannot read stays a token.
-pub fn texts_at(variant: VariantKind, fen: &str, tokens: &[String]) -> Vec<String> {
-    if variant != VariantKind::Chess {
-        return tokens.to_vec();
-    }
-    let pos: Option<shakmaty::Chess> = Fen::from_ascii(fen.as_bytes())
-        .ok()
-        .and_then(|f| f.into_position(CastlingMode::Standard).ok());
-    let Some(pos) = pos else {
-        return tokens.to_vec();
-    };
-    tokens
-        .iter()
-        .map(|t| {
-            UciMove::from_ascii(t.as_bytes())
-                .ok()
-                .and_then(|u| u.to_move(&pos).ok())
-                .map_or_else(
-                    || t.clone(),
-                    |m| SanPlus::from_move(pos.clone(), m).to_string(),
-                )
-        })
-        .collect()
 }
 
 /// Today's date in PGN form (UTC), computed from the system clock.

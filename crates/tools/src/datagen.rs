@@ -39,8 +39,7 @@ use turncoat_rules::with_variant;
 
 #[derive(Args, Debug, Clone)]
 pub struct DatagenArgs {
-    /// The variant to play (chess, cowardlycrew, pacifist, attendingpawns,
-    /// subversion, cruisepawns).
+    /// The variant to play.
     #[arg(long, default_value = "chess")]
     pub variant: VariantKind,
     /// Where to append the positions.

@@ -35,14 +35,13 @@ use turncoat_rules::with_variant;
 
 #[derive(Args, Debug, Clone)]
 pub struct TrainArgs {
-    /// The variant whose positions these are (chess, cowardlycrew, pacifist,
-    /// attendingpawns, subversion, cruisepawns).
+    /// The variant whose positions these are.
     #[arg(long, default_value = "chess")]
     pub variant: VariantKind,
     /// Labelled position files (`FEN;score;result` lines).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Where to write the network (e.g. crates/engine/src/nnue/<variant>.net to replace
+    /// Where to write the network (e.g. crates/engine/src/nnue/VARIANT.net to replace
     /// the shipped one). Written once, at the end, and only if training stayed finite.
     #[arg(long)]
     pub out: PathBuf,

@@ -80,6 +80,8 @@ pub struct MatchArgs {
     pub no_pgn: bool,
     /// SPRT: elo0,elo1[,alpha,beta][,normalized] (logistic Elo unless normalized;
     /// alpha = beta = 0.05 by default).
+    // The brackets are the help text's notation for optional parts, not links.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long)]
     pub sprt: Option<String>,
     /// With more than two engines: the first plays every other (else round robin).

@@ -25,8 +25,6 @@ use std::path::{Path, PathBuf};
 use super::pgn::{self, PgnGame};
 use super::referee::{GameRecord, GameResult, PlayedMove, Termination};
 use super::MatchSpec;
-use turncoat_rules::fen;
-use turncoat_rules::position::Position;
 
 /// The PGN output of a match: open, locked, and written game by game.
 pub struct PgnFile {
@@ -452,9 +450,7 @@ pub fn record_from_pgn(g: &PgnGame, spec: &MatchSpec, file: &Path) -> Result<Gam
     };
     let start_fen = match g.tag("FEN") {
         Some(f) => f.to_string(),
-        None => {
-            turncoat_rules::with_variant!(spec.variant, V => fen::format(&Position::<V>::startpos()))
-        }
+        None => spec.variant.start_fen().to_string(),
     };
     Ok(GameRecord {
         number,

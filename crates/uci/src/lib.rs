@@ -258,7 +258,7 @@ impl Uci {
                         send(&format!("Nodes searched: {total}"));
                     }
                     Event::PerftDone { total: None } => send("info string perft stopped"),
-                    Event::Error(e) => error(&e),
+                    Event::Error(e) => error(&e.to_string()),
                     Event::Info(_) | Event::BestMove { .. } => {}
                 },
             );
@@ -299,7 +299,7 @@ impl Uci {
             .go(&self.position, limits, options, |event| match event {
                 Event::Info(info) => send(&info_line(&info)),
                 Event::BestMove { best, ponder } => send(&bestmove_line(best, ponder)),
-                Event::Error(e) => error(&e),
+                Event::Error(e) => error(&e.to_string()),
                 Event::PerftMove { .. } | Event::PerftDone { .. } => {}
             });
         if let Err(e) = started {

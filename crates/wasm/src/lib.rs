@@ -11,8 +11,8 @@
 //! shared flag it polls every 1024 nodes (where the page may share memory:
 //! cross-origin isolated) or by the page ending the Worker.
 //!
-//! Also the benchmarks and checks the tests run in the browser: [`perft`],
-//! [`search_position`], [`bench`], [`dot_kernel`], [`check_dot_kernel`].
+//! Also the benchmarks and checks the tests run in the browser: [`perft()`],
+//! [`search_position()`], [`bench()`], [`dot_kernel()`], [`check_dot_kernel()`].
 
 use std::cell::RefCell;
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 use shakmaty::{attacks, Bitboard, Color, Role};
 
 use super::{front_span, weights_for};
-use crate::nnue::Net;
+use crate::nnue::{embedded_network, EmbeddedNetwork};
 use crate::policy::Policy;
 use crate::search::see;
 use turncoat_rules::moves::{Move, MoveKind, MoveList};
@@ -26,11 +26,11 @@ impl Policy for AttendingPawns {
     const NULL_MOVE: bool = true;
     /// Trained on Attending Pawns' own self-play (docs/TRAINING.md, "Attending
     /// Pawns").
-    const NNUE: Option<Net> = Some(Net::AttendingPawns);
+    const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("attendingpawns.net"));
 
-    // Chess's selectivity heuristics (`CUT_NODE_LMR` ... `NEGATIVE_EXTENSION`),
+    // Chess's selectivity heuristics (`Selectivity`),
     // measured as a whole, lost here in a match (docs/STRENGTH.md, "Variant
-    // guards"): every one keeps the trait's default, off.
+    // guards"): the trait's default, `Selectivity::NONE`, stays.
 
     /// Off: most piece moves can place their pawn with check, so extending
     /// checks (and never reducing them) multiplied the tree: from the start

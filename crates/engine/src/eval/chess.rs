@@ -1,8 +1,8 @@
 //! Standard chess: the shared evaluation is all there is (tuned tables, or the
 //! network), and every search heuristic is safe.
 
-use crate::nnue::Net;
-use crate::policy::Policy;
+use crate::nnue::{embedded_network, EmbeddedNetwork};
+use crate::policy::{Policy, Selectivity};
 use turncoat_rules::movegen::{self, Legality, Stage};
 use turncoat_rules::moves::MoveList;
 use turncoat_rules::position::Position;
@@ -12,16 +12,10 @@ impl Policy for Chess {
     const SEE: bool = true;
     /// The Texel-tuned evaluation was fitted to standard chess games.
     const TUNED_EVAL: bool = true;
-    // The search's selectivity was measured in chess: every heuristic on.
-    const CUT_NODE_LMR: bool = true;
-    const IMPROVING_LMR: bool = true;
-    const IMPROVING_RFP: bool = true;
-    const IMPROVING_LMP: bool = true;
-    const TT_REFINED_EVAL: bool = true;
-    const MULTI_CUT: bool = true;
-    const NEGATIVE_EXTENSION: bool = true;
+    /// The search's selectivity was measured in chess: every heuristic on.
+    const SELECTIVITY: Selectivity = Selectivity::CHESS;
     /// The network was trained on standard chess positions.
-    const NNUE: Option<Net> = Some(Net::Chess);
+    const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("chess.net"));
 
     /// Generated directly rather than filtered from every legal move: the
     /// generator's noisy stage yields exactly the moves `is_noisy` accepts, in

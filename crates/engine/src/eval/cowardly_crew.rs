@@ -3,7 +3,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, Role};
 
-use crate::nnue::Net;
+use crate::nnue::{embedded_network, EmbeddedNetwork};
 use crate::policy::Policy;
 use turncoat_rules::moves::Move;
 use turncoat_rules::position::Position;
@@ -15,11 +15,11 @@ use turncoat_rules::variants::value_of;
 impl Policy for CowardlyCrew {
     /// Trained on 1.56 M positions of Cowardly Crew's own self-play
     /// (docs/TRAINING.md, "Cowardly Crew").
-    const NNUE: Option<Net> = Some(Net::CowardlyCrew);
+    const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("cowardlycrew.net"));
 
-    // Chess's selectivity heuristics (`CUT_NODE_LMR` ... `NEGATIVE_EXTENSION`),
+    // Chess's selectivity heuristics (`Selectivity`),
     // measured as a whole, lost here in a match (docs/STRENGTH.md, "Variant
-    // guards"): every one keeps the trait's default, off.
+    // guards"): the trait's default, `Selectivity::NONE`, stays.
 
     /// MVV-LVA plus the conversions: each converted piece counts twice, since the
     /// opponent loses it and we gain it.

@@ -4,8 +4,8 @@
 
 use shakmaty::{Bitboard, Color, Role, Square};
 
-use crate::nnue::{self, Net, PieceBoards};
-use crate::policy::Policy;
+use crate::nnue::{self, embedded_network, EmbeddedNetwork, PieceBoards};
+use crate::policy::{Policy, Selectivity};
 use crate::search::see;
 use turncoat_rules::moves::{Move, MoveKind, MoveList};
 use turncoat_rules::position::Position;
@@ -20,16 +20,10 @@ impl Policy for CruisePawns {
     const NULL_MOVE: bool = true;
     /// Trained on Cruise Pawns' own self-play (docs/TRAINING.md, "Cruise
     /// Pawns").
-    const NNUE: Option<Net> = Some(Net::CruisePawns);
-    // Chess's selectivity, measured as a whole, did not lose here in a match
-    // (docs/STRENGTH.md, "Variant guards"): every heuristic on.
-    const CUT_NODE_LMR: bool = true;
-    const IMPROVING_LMR: bool = true;
-    const IMPROVING_RFP: bool = true;
-    const IMPROVING_LMP: bool = true;
-    const TT_REFINED_EVAL: bool = true;
-    const MULTI_CUT: bool = true;
-    const NEGATIVE_EXTENSION: bool = true;
+    const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("cruisepawns.net"));
+    /// Chess's selectivity, measured as a whole, did not lose here
+    /// (docs/STRENGTH.md, "Variant guards").
+    const SELECTIVITY: Selectivity = Selectivity::CHESS;
 
     /// A pass with a missile in flight would hand the launcher a position where
     /// its own missile is pending, which the rules cannot hold; without one,

@@ -843,7 +843,7 @@ const HAND_SET_PIECE_VALUES: PieceValues = piece_values(
 );
 
 /// Material and piece-square tables of variant `V`: Texel-tuned for standard
-/// chess ([`Variant::TUNED_EVAL`]), hand-set for the others.
+/// chess ([`Policy::TUNED_EVAL`]), hand-set for the others.
 #[inline]
 fn tables<V: Policy>() -> &'static PieceValues {
     if V::TUNED_EVAL {
@@ -853,7 +853,7 @@ fn tables<V: Policy>() -> &'static PieceValues {
     }
 }
 
-/// The positional weights of variant `V` (see [`tables`]).
+/// The positional weights of variant `V` (the module `tables`).
 #[inline]
 pub fn weights_for<V: Policy>() -> &'static Weights {
     if V::TUNED_EVAL {

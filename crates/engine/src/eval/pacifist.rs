@@ -5,7 +5,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, Role};
 
-use crate::nnue::{self, Net, PieceBoards};
+use crate::nnue::{self, embedded_network, EmbeddedNetwork, PieceBoards};
 use crate::policy::Policy;
 use turncoat_rules::moves::{Move, MoveList};
 use turncoat_rules::position::Position;
@@ -24,11 +24,11 @@ impl Policy for Pacifist {
     const NULL_MOVE: bool = false;
     /// Trained on Pacifist's own self-play, reading the board after the free
     /// cascade ([`Policy::network_boards`] below; docs/TRAINING.md, "Pacifist").
-    const NNUE: Option<Net> = Some(Net::Pacifist);
+    const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("pacifist.net"));
 
-    // Chess's selectivity heuristics (`CUT_NODE_LMR` ... `NEGATIVE_EXTENSION`),
+    // Chess's selectivity heuristics (`Selectivity`),
     // measured as a whole, lost here in a match (docs/STRENGTH.md, "Variant
-    // guards"): every one keeps the trait's default, off.
+    // guards"): the trait's default, `Selectivity::NONE`, stays.
 
     /// Promotions and moves whose cascade converts something beyond what any move
     /// converts anyway (the enemy pieces already overly persuaded).

@@ -3,8 +3,8 @@
 
 use shakmaty::{Bitboard, Color, Role, Square};
 
-use crate::nnue::Net;
-use crate::policy::{noisy_from_legal, Policy};
+use crate::nnue::{embedded_network, EmbeddedNetwork};
+use crate::policy::{noisy_from_legal, Policy, Selectivity};
 use crate::search::see;
 use turncoat_rules::movegen::{self, Legality, Stage};
 use turncoat_rules::moves::{Move, MoveKind, MoveList};
@@ -21,16 +21,10 @@ impl Policy for Subversion {
     /// docs/STRENGTH.md, "Variant search".)
     const REDUCE_BAD_NOISY: bool = true;
     /// Trained on Subversion's own self-play (docs/TRAINING.md, "Subversion").
-    const NNUE: Option<Net> = Some(Net::Subversion);
-    // Chess's selectivity, measured as a whole, did not lose here in a match
-    // (docs/STRENGTH.md, "Variant guards"): every heuristic on.
-    const CUT_NODE_LMR: bool = true;
-    const IMPROVING_LMR: bool = true;
-    const IMPROVING_RFP: bool = true;
-    const IMPROVING_LMP: bool = true;
-    const TT_REFINED_EVAL: bool = true;
-    const MULTI_CUT: bool = true;
-    const NEGATIVE_EXTENSION: bool = true;
+    const NETWORK: Option<EmbeddedNetwork> = Some(embedded_network!("subversion.net"));
+    /// Chess's selectivity, measured as a whole, did not lose here
+    /// (docs/STRENGTH.md, "Variant guards").
+    const SELECTIVITY: Selectivity = Selectivity::CHESS;
 
     /// Captures, promotions and subversions (each changes material), one payment
     /// per target: the cheapest. In check the full list is needed anyway:

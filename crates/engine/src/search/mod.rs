@@ -524,7 +524,7 @@ impl<'a, V: Policy> Worker<'a, V> {
                     seldepth: 0,
                 })
                 .collect(),
-            nnue: V::NNUE
+            nnue: V::NETWORK
                 .filter(|_| options.use_nnue)
                 .map(|n| AccumulatorStack::new(n.network(), MAX_PLY + 2)),
             report,
@@ -1050,12 +1050,12 @@ impl<'a, V: Policy> Worker<'a, V> {
         let improving = !in_check
             && ply >= 2
             && (self.evals[ply - 2] == -INF || static_eval > self.evals[ply - 2]);
-        let rfp_improving = V::IMPROVING_RFP && improving;
-        let lmp_improving = !V::IMPROVING_LMP || improving;
+        let rfp_improving = V::SELECTIVITY.improving_rfp && improving;
+        let lmp_improving = !V::SELECTIVITY.improving_lmp || improving;
         let mut eval = static_eval;
-        if let Some(e) = tt_entry
-            .filter(|e| V::TT_REFINED_EVAL && !in_check && !verifying && e.score.abs() < MATE_BOUND)
-        {
+        if let Some(e) = tt_entry.filter(|e| {
+            V::SELECTIVITY.tt_refined_eval && !in_check && !verifying && e.score.abs() < MATE_BOUND
+        }) {
             let s = score_from_tt(e.score, ply);
             if e.bound == Bound::Exact
                 || (e.bound == Bound::Lower && s > eval)
@@ -1279,12 +1279,14 @@ impl<'a, V: Policy> Worker<'a, V> {
                     }
                     if s < singular_beta {
                         new_depth += 1;
-                    } else if V::MULTI_CUT && singular_beta >= beta {
+                    } else if V::SELECTIVITY.multi_cut && singular_beta >= beta {
                         // Multi-cut: another move beats beta as well, so this
                         // node fails high whatever the hash move gives.
                         multi_cut = Some(singular_beta);
                         break;
-                    } else if V::NEGATIVE_EXTENSION && score_from_tt(e.score, ply) >= beta {
+                    } else if V::SELECTIVITY.negative_extension
+                        && score_from_tt(e.score, ply) >= beta
+                    {
                         // Negative extension: not forced, and expected to
                         // fail high anyway; the hash move is searched a ply
                         // shallower.
@@ -1321,8 +1323,8 @@ impl<'a, V: Policy> Worker<'a, V> {
                     }
                     // A node expected to fail high needs only one good move;
                     // a worsening position's late moves are less likely.
-                    r += i32::from(V::CUT_NODE_LMR && cut_node);
-                    r += i32::from(V::IMPROVING_LMR && !improving);
+                    r += i32::from(V::SELECTIVITY.cut_node_lmr && cut_node);
+                    r += i32::from(V::SELECTIVITY.improving_lmr && !improving);
                     // Moves with a good history are reduced less, bad ones more.
                     let h = self.heur.quiet_score(pos.turn(), mv, piece_to, &ctx);
                     r -= (h / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);

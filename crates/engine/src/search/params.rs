@@ -33,7 +33,7 @@ pub const IIR_REDUCTION: i32 = 1;
 pub const RFP_MAX_DEPTH: i32 = 6;
 /// How far above beta the evaluation must be, per ply of depth, in
 /// centipawns (scaled): `RFP_MARGIN * depth`, a ply less while improving where
-/// [`Policy::IMPROVING_RFP`](crate::policy::Policy::IMPROVING_RFP) is on.
+/// [`Selectivity::improving_rfp`](crate::policy::Selectivity::improving_rfp) is on.
 pub const RFP_MARGIN: i32 = 90;
 
 // Null-move pruning.
@@ -67,7 +67,7 @@ pub const PROBCUT_STORED_REDUCTION: i32 = 3;
 /// Deepest node that stops trying quiet moves after a count of them.
 pub const LMP_MAX_DEPTH: i32 = 4;
 /// The count of quiet moves tried is `(LMP_BASE + depth²)`, halved when
-/// not improving where [`Policy::IMPROVING_LMP`](crate::policy::Policy::IMPROVING_LMP)
+/// not improving where [`Selectivity::improving_lmp`](crate::policy::Selectivity::improving_lmp)
 /// is on.
 pub const LMP_BASE: i32 = 3;
 /// Deepest node that skips quiet moves when its static evaluation is far

@@ -3,7 +3,7 @@
 
 use super::Variant;
 use crate::movegen;
-use crate::moves::MoveList;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -17,5 +17,9 @@ impl Variant for Chess {
 
     fn count_legal_moves(pos: &Position<Self>, _buf: &mut MoveList) -> u64 {
         movegen::count_legal_chess(pos)
+    }
+
+    fn move_text(pos: &Position<Self>, mv: Move) -> String {
+        crate::notation::san(pos, mv)
     }
 }

@@ -9,7 +9,7 @@
 //! Move generation leans on the fast legal chess generator: a conversion only turns
 //! enemy pieces into ours on the same squares, so it can never expose our king, and
 //! every chess-legal capture is legal in both forms. Only captures landing next to
-//! a piece that may defect need a second look (see [`add_conversion_moves`]).
+//! a piece that may defect need a second look (see `add_conversion_moves`).
 
 use shakmaty::{attacks, Bitboard, Color, Role, Square};
 

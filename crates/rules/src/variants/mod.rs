@@ -6,7 +6,7 @@
 //! needs besides (safe pruning, quiescence moves, evaluation terms) is the
 //! engine's `Policy` trait, kept apart in `engine/`. Everything generic over
 //! `V: Variant` is monomorphised, so standard chess pays nothing for the hooks;
-//! the choice of variant is made once, at the top, by [`with_variant!`].
+//! the choice of variant is made once, at the top, by [`with_variant!`](crate::with_variant).
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -130,6 +130,14 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// Appends the token of `mv` (base plus extras, `docs/RULES.md`, "Notation").
     fn format_move(_pos: &Position<Self>, mv: Move, out: &mut String) {
         mv.write_base(out);
+    }
+
+    /// What `mv` (legal in `pos`) is called for people: the token by default
+    /// (docs/RULES.md, "Notation"); standard chess says SAN
+    /// ([`crate::notation::san`]). The move list, the PGN and the legal moves a
+    /// front end offers all read it from here.
+    fn move_text(pos: &Position<Self>, mv: Move) -> String {
+        crate::game::token(pos, mv)
     }
 
     /// What `mv` (legal in `pos`) is, for front ends: the part its token's base
@@ -319,6 +327,50 @@ impl std::fmt::Display for VariantKind {
     }
 }
 
+/// `--variant` in front ends that use clap: the registry's names are the
+/// values it takes and lists in `--help`, and a wrong one is refused with
+/// [`UnknownVariant`]'s sentence, as everywhere else.
+#[cfg(feature = "clap")]
+mod cli {
+    use super::{UnknownVariant, VariantKind};
+    use clap::builder::{PossibleValue, TypedValueParser, ValueParserFactory};
+    use clap::error::ErrorKind;
+
+    #[derive(Clone, Copy, Debug)]
+    pub struct VariantParser;
+
+    impl TypedValueParser for VariantParser {
+        type Value = VariantKind;
+
+        fn parse_ref(
+            &self,
+            _cmd: &clap::Command,
+            _arg: Option<&clap::Arg>,
+            value: &std::ffi::OsStr,
+        ) -> Result<VariantKind, clap::Error> {
+            let name = value.to_string_lossy();
+            name.parse().map_err(|e: UnknownVariant| {
+                clap::Error::raw(ErrorKind::InvalidValue, format!("{e}\n"))
+            })
+        }
+
+        fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+            Some(Box::new(
+                VariantKind::ALL
+                    .iter()
+                    .map(|v| PossibleValue::new(v.name())),
+            ))
+        }
+    }
+
+    impl ValueParserFactory for VariantKind {
+        type Parser = VariantParser;
+        fn value_parser() -> VariantParser {
+            VariantParser
+        }
+    }
+}
+
 /// Runs `$body` with the type alias `$V` bound to the variant type of `$kind`:
 /// the one place where a run-time variant choice becomes a compile-time one.
 #[macro_export]
@@ -351,4 +403,20 @@ macro_rules! with_variant {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Front ends compare a game's start with `start_fen()` to decide whether a
+    /// PGN needs `SetUp`/`FEN`: it must be exactly what the start position prints.
+    #[test]
+    fn every_start_fen_is_the_start_position_printed() {
+        for &kind in VariantKind::ALL {
+            let printed =
+                crate::with_variant!(kind, V => crate::fen::format(&Position::<V>::startpos()));
+            assert_eq!(printed, kind.start_fen(), "{kind}");
+        }
+    }
 }

@@ -482,7 +482,8 @@ function exactLabel(tok, sel) {
   const kind = state.parsed.get(tok).kind;
   if (kind === 'subversion') return 'Subvert now (Enter)';
   if (kind === 'detonation') return 'Self-detonate (Enter)';
-  if (state.variant === 'cowardlycrew') return 'Convert (Enter)';
+  // A capture that can also spare (Cowardly Crew's `,n`): the plain one converts.
+  if (state.parsed.has(`${tok},n`)) return 'Convert (Enter)';
   return `Play ${tok} (Enter)`;
 }
 
@@ -491,13 +492,16 @@ function hintFor(sel, m, squares) {
   if (isSubvSel(sel)) {
     return sel.length === 1 ? `Subvert ${sel[0]}: click the pieces to pay with` : `Subvert ${sel[0]} paying ${sel.slice(1).join(', ')}${squares.length ? ': more payment squares are lit' : ''}`;
   }
-  if (sel.length >= 2 && sel[0] === sel[1] && state.variant === 'cruisepawns') {
+  // Only a missile's clicks name the same square twice (the pawn arms it).
+  if (sel.length >= 2 && sel[0] === sel[1]) {
     return `Missile armed on ${sel[0]}: click its path square by square${m.exact.length ? ', or self-detonate' : ''}` + (sel.length > 2 ? ` (path ${sel.slice(2).join(' ')})` : '');
   }
-  if (state.variant === 'attendingpawns' && sel.length >= 2 && squares.length) {
+  // A piece's move whose clicks go on to a square past its destination
+  // places an attendant (Attending Pawns).
+  if (sel.length >= 2 && squares.some((s) => m.next.get(s).some((t) => state.parsed.get(t).kind === 'move'))) {
     return `Now click the square for the attendant pawn`;
   }
-  if (state.variant === 'cruisepawns' && sel.length === 1 && m.next.has(sel[0])) {
+  if (sel.length === 1 && m.next.has(sel[0])) {
     return `Selected ${sel[0]}: click a destination, or the pawn again to arm a missile`;
   }
   return `Selected ${sel.filter(isSquare).join(' → ')}`;
@@ -646,7 +650,7 @@ function renderStatus() {
   }
   if (info.missile) fx.push(`missile in flight ${info.missile.launch}*${info.missile.path.join('')} (shoot down on ${info.missile.shootable.join(' ') || 'no square'})`);
   $('effects').textContent = fx.join(' · ');
-  $('links-toggle').parentElement.style.display = state.variant === 'attendingpawns' ? '' : 'none';
+  $('links-toggle').parentElement.style.display = info.links.length ? '' : 'none';
 }
 
 function renderMoves() {
