@@ -201,3 +201,131 @@ impl<H: EngineHost> Session<H> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An engine that records what the session asks of it (the browser's
+    /// proxy is such an engine: it only passes requests on).
+    #[derive(Default)]
+    struct Recorder {
+        calls: Vec<String>,
+        analysing: bool,
+        hash: u64,
+    }
+
+    impl EngineHost for Recorder {
+        fn start(&mut self, spec: &Spec, job: Job) -> Result<(), String> {
+            self.analysing = matches!(job, Job::Analyse { .. });
+            self.calls.push(format!(
+                "start {} {}",
+                spec.to_json(),
+                serde_json::to_string(&job).unwrap()
+            ));
+            Ok(())
+        }
+        fn stop(&mut self) {
+            self.analysing = false;
+            self.calls.push("stop".into());
+        }
+        fn clear(&mut self) {
+            self.calls.push("clear".into());
+        }
+        fn is_analysing(&self) -> bool {
+            self.analysing
+        }
+        fn set_options(&mut self, hash: Option<u64>, _: Option<u64>) -> Result<(), String> {
+            self.hash = hash.unwrap_or(self.hash);
+            self.calls.push(format!("options {hash:?}"));
+            Ok(())
+        }
+        fn hash_mb(&self) -> u64 {
+            self.hash
+        }
+        fn threads(&self) -> u64 {
+            1
+        }
+        fn max_threads(&self) -> u64 {
+            1
+        }
+    }
+
+    fn ask(s: &mut Session<Recorder>, request: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        s.handle(request, &mut |r| out.push(r.to_json()));
+        out
+    }
+
+    /// What the page's WebAssembly session asks of the search Worker: the
+    /// game and the job as JSON, analysis following a new position, the
+    /// tables cleared for another variant, a one-thread engine's bounds.
+    #[test]
+    fn the_session_drives_its_engine() {
+        let mut s = Session::new(Recorder::default());
+        assert!(s.hello().to_json().contains("\"max_threads\":1"));
+        assert_eq!(
+            ask(&mut s, r#"{"type":"analyse","multipv":2}"#),
+            Vec::<String>::new()
+        );
+        let moved = ask(
+            &mut s,
+            r#"{"type":"position","id":7,"variant":"chess","moves":["e2e4"]}"#,
+        );
+        assert_eq!(moved.len(), 1);
+        assert!(
+            moved[0].starts_with(r#"{"type":"position","id":7,"#),
+            "{}",
+            moved[0]
+        );
+        ask(&mut s, r#"{"type":"position","variant":"subversion"}"#);
+        assert_eq!(
+            ask(&mut s, r#"{"type":"options","threads":2}"#),
+            [
+                r#"{"type":"error","request":"options","id":null,"message":"threads must be between 1 and 1"}"#
+            ]
+        );
+        assert_eq!(
+            ask(&mut s, r#"{"type":"options","hash":64}"#),
+            [r#"{"type":"options","hash":64,"threads":1}"#]
+        );
+        assert_eq!(ask(&mut s, r#"{"type":"stop"}"#), [r#"{"type":"stopped"}"#]);
+        ask(&mut s, r#"{"type":"go","id":3,"nodes":1000}"#);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            s.engine().calls,
+            [
+                format!(
+                    r#"start {{"fen":"{start}","moves":[],"variant":"chess"}} {{"job":"analyse","multipv":2}}"#
+                ),
+                format!(
+                    r#"start {{"fen":"{start}","moves":["e2e4"],"variant":"chess"}} {{"job":"analyse","multipv":2}}"#
+                ),
+                "clear".to_string(),
+                format!(
+                    r#"start {{"fen":"{start}","moves":[],"variant":"subversion"}} {{"job":"analyse","multipv":2}}"#
+                ),
+                "options Some(64)".to_string(),
+                "stop".to_string(),
+                format!(
+                    r#"start {{"fen":"{start}","moves":[],"variant":"subversion"}} {{"job":"move","id":3,"limits":{{"movetime":null,"nodes":1000}}}}"#
+                ),
+            ]
+        );
+    }
+
+    /// The Worker reads back the game the session sent, checked again.
+    #[test]
+    fn a_game_crosses_to_the_worker_and_back() {
+        let fen = "1r5k/8/2n5/3pb3/3N4/8/6PP/K7 w - - 0 1";
+        let (spec, _) =
+            board::describe(VariantKind::Subversion, Some(fen), &["@e5,g2".to_string()]).unwrap();
+        assert_eq!(Spec::from_json(&spec.to_json()), Ok(spec));
+        let bad = r#"{"variant":"chess","fen":"8/8/8/8/8/8/8/8 w - - 0 1","moves":[]}"#;
+        assert!(Spec::from_json(bad).is_err());
+        let illegal = format!(r#"{{"variant":"chess","fen":"{fen}","moves":["e2e5"]}}"#);
+        assert!(Spec::from_json(&illegal)
+            .unwrap_err()
+            .starts_with("move 1:"));
+    }
+}
