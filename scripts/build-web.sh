@@ -39,6 +39,8 @@ if $install; then
     rustup target list --installed | grep -qx wasm32-unknown-unknown ||
         rustup target add wasm32-unknown-unknown
     if ! wasm-bindgen --version 2>/dev/null | grep -qw "$version"; then
+        # Not --locked: the tool's lock file may name a dependency's patch
+        # release that a registry mirror lacks; any matching release builds.
         cargo install --quiet wasm-bindgen-cli --version "=$version"
     fi
 fi

@@ -87,6 +87,9 @@ def after_of(variant, fen, token):
 class Board:
     def __init__(self, page):
         self.page = page
+        # The page's loads and reloads (the address of each), for reports.
+        self.navigations = []
+        page.on("framenavigated", lambda f: self.navigations.append(f.url) if f == page.main_frame else None)
 
     def fen(self):
         return self.page.input_value("#fen")
@@ -522,7 +525,18 @@ def test_link(b, browser):
         b.page.fill("#move", tokens[0])
         b.page.press("#move", "Enter")
         want = b.expected(variant, fen, tokens)
-        b.wait_fen(want, f"{variant} {tokens[0]} typed")
+        try:
+            wait_for(page, "f => document.getElementById('fen').value === f", arg=want, timeout=10000)
+        except Exception:
+            state = page.evaluate(
+                "({hash: location.hash, error: document.getElementById('error').textContent,"
+                " ply: window.turncoat.state.node.ply, move: document.getElementById('move').value,"
+                " at_start: window.turncoat.state.node === window.turncoat.state.root})"
+            )
+            raise AssertionError(
+                f"{variant} {tokens[0]} typed: fen {b.fen()!r}, expected {want!r}; page {state}, "
+                f"loads {getattr(b, 'navigations', None)}"
+            )
         link = page.evaluate("location.href")
         check("&fen=" in link and "_" in link.split("&fen=")[1], f"{variant}: the start FEN is in the link {link}")
         other.goto("about:blank")
