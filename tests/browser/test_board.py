@@ -87,9 +87,6 @@ def after_of(variant, fen, token):
 class Board:
     def __init__(self, page):
         self.page = page
-        # The page's loads and reloads (the address of each), for reports.
-        self.navigations = []
-        page.on("framenavigated", lambda f: self.navigations.append(f.url) if f == page.main_frame else None)
 
     def fen(self):
         return self.page.input_value("#fen")
@@ -533,10 +530,7 @@ def test_link(b, browser):
                 " ply: window.turncoat.state.node.ply, move: document.getElementById('move').value,"
                 " at_start: window.turncoat.state.node === window.turncoat.state.root})"
             )
-            raise AssertionError(
-                f"{variant} {tokens[0]} typed: fen {b.fen()!r}, expected {want!r}; page {state}, "
-                f"loads {getattr(b, 'navigations', None)}"
-            )
+            raise AssertionError(f"{variant} {tokens[0]} typed: fen {b.fen()!r}, expected {want!r}; page {state}")
         link = page.evaluate("location.href")
         check("&fen=" in link and "_" in link.split("&fen=")[1], f"{variant}: the start FEN is in the link {link}")
         other.goto("about:blank")

@@ -287,7 +287,7 @@ function goTo(node) {
 }
 
 /** Plays the tokens from the current node (after the server checked them). */
-function playTokens(tokens, sans, onError) {
+function playTokens(tokens, sans, onError, onPlayed) {
   const from = state.node;
   const clickTime = performance.now();
   requestPosition(state.variant, state.root.startFen, pathTokens(from).concat(tokens), (ok, msg) => {
@@ -310,6 +310,7 @@ function playTokens(tokens, sans, onError) {
     state.node = n;
     show(msg);
     timings.lastMove = performance.now() - clickTime;
+    if (onPlayed) onPlayed();
     maybeEngineMove();
   });
 }
@@ -743,11 +744,11 @@ $('move').addEventListener('keydown', (e) => {
   if (e.key !== 'Enter') return;
   const tok = $('move').value.trim();
   if (!tok) return;
-  const before = state.node;
-  playTokens([tok], null, (msg) => showError(`Illegal move '${tok}': ${msg.message}`));
-  // Cleared once played (the position changes).
-  const check = () => { if (state.node !== before) $('move').value = ''; };
-  setTimeout(check, 300);
+  // Cleared once played, unless something else was typed meanwhile (a timer
+  // here fired late in a background tab and wiped the next move typed).
+  playTokens([tok], null, (msg) => showError(`Illegal move '${tok}': ${msg.message}`), () => {
+    if ($('move').value.trim() === tok) $('move').value = '';
+  });
 });
 
 $('fen').addEventListener('keydown', (e) => {
