@@ -54,3 +54,32 @@ fn ci_run_sets_ci_and_tests_the_generic_build() {
         assert!(generic.contains(part), "{part} missing from: {generic}");
     }
 }
+
+/// `.ci/run` builds the board's static site into target/web (installing what
+/// the build needs) before the first `cargo test`, where tests/web.rs serves
+/// it to Chromium; and the wasm-bindgen crate is pinned to one exact version,
+/// the one the installed command line must have.
+#[test]
+fn ci_run_builds_the_static_board_before_the_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = std::fs::read_to_string(root.join(".ci/run")).expect(".ci/run");
+    let lines: Vec<&str> = script.lines().map(str::trim).collect();
+    let build = lines
+        .iter()
+        .position(|l| *l == "scripts/build-web.sh --install target/web");
+    let first_test = lines.iter().position(|l| l.contains("cargo test"));
+    assert!(
+        build.is_some() && build < first_test,
+        "no `scripts/build-web.sh --install target/web` before the first `cargo test` in .ci/run"
+    );
+    let manifest =
+        std::fs::read_to_string(root.join("crates/wasm/Cargo.toml")).expect("crates/wasm");
+    let pin = manifest
+        .lines()
+        .find(|l| l.starts_with("wasm-bindgen ="))
+        .expect("a wasm-bindgen dependency");
+    assert!(
+        pin.contains("\"=0."),
+        "wasm-bindgen not pinned exactly: {pin}"
+    );
+}

@@ -12,7 +12,15 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("crates/engine", &["turncoat-rules"]),
     ("crates/uci", &["turncoat-rules", "turncoat-engine"]),
     ("crates/tournament", &["turncoat-rules", "turncoat-engine"]),
-    ("crates/serve", &["turncoat-rules", "turncoat-engine"]),
+    ("crates/board", &["turncoat-rules", "turncoat-engine"]),
+    (
+        "crates/serve",
+        &["turncoat-rules", "turncoat-engine", "turncoat-board"],
+    ),
+    (
+        "crates/wasm",
+        &["turncoat-rules", "turncoat-engine", "turncoat-board"],
+    ),
     ("crates/tools", &["turncoat-rules", "turncoat-engine"]),
 ];
 

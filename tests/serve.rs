@@ -437,6 +437,11 @@ fn serves_the_page_and_nothing_else() {
     ] {
         assert!(html.contains(id), "index.html lacks {id}");
     }
+    // The page's file says `wasm` (the static build); served here, `socket`.
+    assert!(
+        html.contains(r#"<meta name="turncoat-backend" content="socket">"#),
+        "the served page does not pick the server's backend"
+    );
     let (head, _) = http_get("/static/vendor/chessground.min.js");
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
     for bad in [

@@ -462,6 +462,108 @@ def test_too_many_tabs(b, browser):
         page.evaluate("window.extraSockets.forEach((w) => w.close())")
 
 
+LINK_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+AFTER_3 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+AFTER_2 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+
+
+def ready(page):
+    wait_for(page, "window.turncoat && window.turncoat.ready && window.turncoat.ready()", timeout=30000)
+
+
+def shown(page):
+    """The game the page shows: variant, start, moves of the line, ply, FEN."""
+    return page.evaluate(
+        """() => {
+            const s = window.turncoat.state;
+            let end = s.node;
+            while (end.children.length) end = end.children[0];
+            const moves = [];
+            for (let n = end; n.parent; n = n.parent) moves.unshift(n.token);
+            return { variant: s.variant, start: s.root.startFen, moves, ply: s.node.ply, fen: s.info.fen };
+        }"""
+    )
+
+
+def test_link(b, browser):
+    page = b.page
+    b.set_variant("chess")
+    check(page.evaluate("location.hash") == "#v=chess", f"new game's link {page.evaluate('location.hash')}")
+    for a, c in [("e2", "e4"), ("e7", "e5"), ("g1", "f3")]:
+        b.move(a, c)
+    b.wait_fen(AFTER_3, "three moves")
+    check(page.evaluate("location.hash") == "#v=chess&m=e2e4_e7e5_g1f3&p=3", f"link {page.evaluate('location.hash')}")
+    page.keyboard.press("ArrowLeft")
+    b.wait_fen(AFTER_2, "one back")
+    link = page.evaluate("location.href")
+    check(link.endswith("#v=chess&m=e2e4_e7e5_g1f3&p=2"), f"link after stepping back {link}")
+    before = shown(page)
+    # A reload restores the game and the ply shown.
+    page.reload()
+    ready(page)
+    b.wait_fen(AFTER_2, "reloaded")
+    check(shown(page) == before, f"after the reload {shown(page)} != {before}")
+    check("Nf3" in page.inner_text("#moves"), "the restored moves are listed in SAN")
+    # The link in a fresh page shows the same position.
+    other = browser.new_page(viewport={"width": 1280, "height": 900})
+    other.goto(link)
+    ready(other)
+    wait_for(other, "f => document.getElementById('fen').value === f", arg=AFTER_2, timeout=10000)
+    check(shown(other) == before, f"shared link shows {shown(other)}")
+    # Every variant's tokens survive the link, with a start FEN.
+    for variant, fen, tokens in [
+        ("subversion", "1r5k/8/2n5/3pb3/3N4/8/6PP/K7 w - - 0 1", ["@e5,g2"]),
+        ("cruisepawns", "7r/P7/8/8/8/8/8/K6k w - - 0 1 -", ["a7*b6c5d5e5f6g7h8"]),
+        ("cowardlycrew", "7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1", ["d4e5,n"]),
+        ("attendingpawns", "5r2/4P3/8/7k/8/8/8/K6N w - - 0 1 h1e7", ["e7e8q,d7"]),
+        ("pacifist", "rkqn1rb1/ppppppbp/P7/1n4p1/8/4N3/1PPPPPPP/RNK1BBQR w - - 0 1", ["e3f5"]),
+    ]:
+        b.load(variant, fen)
+        b.page.fill("#move", tokens[0])
+        b.page.press("#move", "Enter")
+        want = b.expected(variant, fen, tokens)
+        try:
+            wait_for(page, "f => document.getElementById('fen').value === f", arg=want, timeout=10000)
+        except Exception:
+            state = page.evaluate(
+                "({hash: location.hash, error: document.getElementById('error').textContent,"
+                " ply: window.turncoat.state.node.ply, move: document.getElementById('move').value,"
+                " at_start: window.turncoat.state.node === window.turncoat.state.root})"
+            )
+            raise AssertionError(f"{variant} {tokens[0]} typed: fen {b.fen()!r}, expected {want!r}; page {state}")
+        link = page.evaluate("location.href")
+        check("&fen=" in link and "_" in link.split("&fen=")[1], f"{variant}: the start FEN is in the link {link}")
+        other.goto("about:blank")
+        other.goto(link)
+        ready(other)
+        wait_for(other, "f => document.getElementById('fen').value === f", arg=want, timeout=10000)
+        got = shown(other)
+        check(got["variant"] == variant and got["moves"] == tokens and got["start"] == fen, f"{variant} link: {got}")
+    # An illegal move: the moves before it are kept, and the page says where
+    # it stopped.
+    other.goto("about:blank")
+    other.goto(URL + "#v=chess&m=e2e4_e7e5_e1e3_g1f3&p=4")
+    ready(other)
+    wait_for(other, "document.getElementById('error').textContent.includes('move 3')", timeout=10000)
+    got = shown(other)
+    check(got["moves"] == ["e2e4", "e7e5"] and got["fen"] == AFTER_2, f"legal part of an illegal link: {got}")
+    check(other.evaluate("location.hash") == "#v=chess&m=e2e4_e7e5&p=2", "the address keeps the legal part")
+    # A bad FEN: the variant's start position, and the reason.
+    other.goto("about:blank")
+    other.goto(URL + "#v=subversion&fen=not_a_fen&m=e2e4")
+    ready(other)
+    wait_for(other, "document.getElementById('error').textContent.includes('invalid FEN')", timeout=10000)
+    got = shown(other)
+    check(got["variant"] == "subversion" and got["fen"] == LINK_START and got["moves"] == [], f"bad FEN link: {got}")
+    # An unknown variant.
+    other.goto("about:blank")
+    other.goto(URL + "#v=nosuchvariant&m=e2e4")
+    ready(other)
+    wait_for(other, "document.getElementById('error').textContent.includes('nosuchvariant')", timeout=10000)
+    check(shown(other)["variant"] == "chess", "unknown variant: chess shown")
+    other.close()
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     with sync_playwright() as p:
@@ -497,6 +599,7 @@ def main():
             ("analysis", lambda: test_analysis(b)),
             ("play", lambda: test_play(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: test_pgn(b, x))) for x in PGNS]
+        steps.append(("link", lambda: test_link(b, browser)))
         steps.append(("too many tabs", lambda: test_too_many_tabs(b, browser)))
         failed = 0
         for name, fn in steps:

@@ -2,7 +2,7 @@
 //! node count is deterministic (one thread, fresh tables per position) and is the
 //! build's signature; nodes/second is the speed figure OpenBench reads.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use crate::policy::Policy;
 use crate::search::{self, Limits};
@@ -67,6 +67,24 @@ pub fn run(variant: VariantKind, depth: u32) -> Result<BenchResult, FenError> {
     println!("Nodes searched  : {nodes}");
     println!("Nodes/second    : {}", nodes as u128 * 1000 / millis.max(1));
     Ok(BenchResult { nodes, millis })
+}
+
+/// The bench's search of one position (one thread, a fresh 16 MB table, to
+/// `depth`): deterministic, so the browser's build and the native one must
+/// answer it alike (best move, score, nodes).
+pub fn search_position(
+    variant: VariantKind,
+    fen_str: &str,
+    depth: u32,
+) -> Result<search::SearchResult, FenError> {
+    with_variant!(variant, V => {
+        let pos: Position<V> = fen::parse(fen_str)?;
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        Ok(search::search_fresh(&pos, &[], &limits, 16))
+    })
 }
 
 fn bench_one<V: Policy>(fen_str: &str, depth: u32) -> Result<u64, FenError> {

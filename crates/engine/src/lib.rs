@@ -3,6 +3,7 @@
 //! searches report through callbacks, and the front ends format.
 
 pub mod bench;
+pub mod clock;
 pub mod eval;
 pub mod nnue;
 pub mod openings;

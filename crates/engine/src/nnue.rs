@@ -154,12 +154,23 @@ pub struct EmbeddedNetwork {
     pub bytes: &'static [u8],
 }
 
-/// `EmbeddedNetwork` of the file `$file` in `crates/engine/src/nnue/`.
+/// `EmbeddedNetwork` of the file `$file` in `crates/engine/src/nnue/`. The
+/// bytes are a `static`: a constant's bytes are copied into every place that
+/// uses the constant, which put each network into the binary twice (400 KB
+/// each, and the browser's download with them).
 macro_rules! embedded_network {
     ($file:literal) => {
         $crate::nnue::EmbeddedNetwork {
             file: $file,
-            bytes: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/nnue/", $file)),
+            bytes: {
+                static BYTES: [u8; include_bytes!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/src/nnue/",
+                    $file
+                ))
+                .len()] = *include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/nnue/", $file));
+                &BYTES
+            },
         }
     };
 }
@@ -487,7 +498,8 @@ fn read_i16s(bytes: &mut &[u8], out: &mut [i16]) {
 
 /// sum(clamp(x, 0, QA)^2 * w), by the widest kernel the build targets: AVX2
 /// where the build targets it (`.cargo/config.toml`: the building machine's
-/// CPU), else SSE2 (every x86-64), else [`screlu_dot_scalar`]. The kernels
+/// CPU), else SSE2 (every x86-64), WebAssembly's SIMD in the browser build,
+/// else [`screlu_dot_scalar`]. The kernels
 /// agree exactly when `|w| <= MAX_OUTPUT_WEIGHT` and `QA^2 * sum(|w|)` fits i32
 /// (what the loader's checks leave); `acc`'s length is a multiple of
 /// WIDTH_STEP, `w` at least as long.
@@ -501,17 +513,27 @@ pub fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
     {
         screlu_dot_sse2(acc, w)
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        screlu_dot_simd128(acc, w)
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )))]
     {
         screlu_dot_scalar(acc, w)
     }
 }
 
-/// The kernel [`screlu_dot`] uses in this build: "avx2", "sse2" or "scalar".
+/// The kernel [`screlu_dot`] uses in this build: "avx2", "sse2", "simd128" or
+/// "scalar".
 pub const DOT_KERNEL: &str = if cfg!(all(target_arch = "x86_64", target_feature = "avx2")) {
     "avx2"
 } else if cfg!(target_arch = "x86_64") {
     "sse2"
+} else if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+    "simd128"
 } else {
     "scalar"
 };
@@ -564,6 +586,42 @@ pub fn screlu_dot_sse2(acc: &[i16], w: &[i16]) -> i32 {
         _mm_storeu_si128(lanes.as_mut_ptr() as *mut __m128i, sum);
         lanes.iter().sum()
     }
+}
+
+/// [`screlu_dot`] eight lanes at a time in WebAssembly's 128-bit SIMD, the
+/// same steps as [`screlu_dot_sse2`]: `i16x8_mul` keeps the low 16 bits as
+/// `_mm_mullo_epi16` does (exact as `|w| <= MAX_OUTPUT_WEIGHT`), and
+/// `i32x4_dot_i16x8` is `_mm_madd_epi16`. Two sums halve the chain of
+/// dependent adds; 32-bit adds are exact, so the order does not matter.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+pub fn screlu_dot_simd128(acc: &[i16], w: &[i16]) -> i32 {
+    use core::arch::wasm32::*;
+    assert!(w.len() >= acc.len() && acc.len().is_multiple_of(16));
+    let zero = i16x8_splat(0);
+    let qa = i16x8_splat(QA as i16);
+    let (mut s0, mut s1) = (i32x4_splat(0), i32x4_splat(0));
+    let step = |at: usize| {
+        // SAFETY: every load reads 8 lanes inside `acc` or `w` (lengths
+        // checked above); `v128_load` needs no alignment.
+        let (x, wv) = unsafe {
+            (
+                v128_load(acc.as_ptr().add(at) as *const v128),
+                v128_load(w.as_ptr().add(at) as *const v128),
+            )
+        };
+        let x = i16x8_min(i16x8_max(x, zero), qa);
+        i32x4_dot_i16x8(i16x8_mul(x, wv), x)
+    };
+    for i in (0..acc.len()).step_by(16) {
+        s0 = i32x4_add(s0, step(i));
+        s1 = i32x4_add(s1, step(i + 8));
+    }
+    let s = i32x4_add(s0, s1);
+    i32x4_extract_lane::<0>(s)
+        + i32x4_extract_lane::<1>(s)
+        + i32x4_extract_lane::<2>(s)
+        + i32x4_extract_lane::<3>(s)
 }
 
 /// [`screlu_dot`] one lane at a time in 32 bits: the other architectures'

@@ -6,7 +6,6 @@
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
 use crate::eval;
 use crate::policy::Policy;
@@ -99,7 +98,7 @@ pub struct StaticEval {
 
 struct Running {
     shared: Arc<Shared>,
-    handle: JoinHandle<()>,
+    handle: Handle,
 }
 
 /// One engine: what a UCI process or a web board tab owns.
@@ -284,12 +283,41 @@ pub fn static_eval(setup: &Setup, variant_terms: bool) -> Result<StaticEval, Set
     })
 }
 
-fn spawn(job: impl FnOnce() + Send + 'static) -> Result<JoinHandle<()>, SessionError> {
+/// The search thread, where the target has threads.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+type Handle = std::thread::JoinHandle<()>;
+
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+fn spawn(job: impl FnOnce() + Send + 'static) -> Result<Handle, SessionError> {
     std::thread::Builder::new()
         .name("search".into())
         .stack_size(64 * 1024 * 1024)
         .spawn(job)
         .map_err(SessionError::Thread)
+}
+
+/// A job that has already run: a browser's WebAssembly has one thread (the
+/// Web Worker the front end runs the engine in), so [`spawn`] runs the job to
+/// its end on the caller's thread; the front end stops it through
+/// [`search::Options::poll`].
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+struct Handle;
+
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+impl Handle {
+    fn is_finished(&self) -> bool {
+        true
+    }
+
+    fn join(self) -> std::thread::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+fn spawn(job: impl FnOnce() + Send + 'static) -> Result<Handle, SessionError> {
+    job();
+    Ok(Handle)
 }
 
 fn run_search<V: Policy>(

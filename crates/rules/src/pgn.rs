@@ -516,8 +516,12 @@ fn push_movetext(out: &mut String, words: impl IntoIterator<Item = String>) {
 
 /// Today's date in PGN form (UTC), computed from the system clock.
 pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    use std::time::{SystemTime, UNIX_EPOCH};
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    use web_time::{SystemTime, UNIX_EPOCH};
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
     let (y, m, d) = civil_from_days((secs / 86_400) as i64);

@@ -3,16 +3,15 @@
 //! An axum server on tokio. `GET /` and `GET /static/...` serve the page's
 //! assets, which are built into the binary (no file is ever read); `GET /ws`
 //! opens the tab's WebSocket, which owns one engine ([`analysis::Tab`]) and
-//! speaks the JSON messages of [`protocol`]. Positions, legal tokens and move
-//! effects come from [`board`].
+//! speaks the JSON messages of [`protocol`], answered by the tab's
+//! [`Session`] (crates/board: the same code the page's WebAssembly backend
+//! runs). Positions, legal tokens and move effects come from [`board`].
 //!
 //! Any web page the user opens can make the browser send requests here, so
 //! every request must name a host the server knows ([`AllowedHosts`]): a page
 //! whose DNS name was rebound to this machine names its own.
 
-pub mod analysis;
-pub mod board;
-pub mod protocol;
+pub use turncoat_board::{analysis, board, protocol};
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -27,11 +26,9 @@ use axum::routing::get;
 use axum::Router;
 use tokio::sync::mpsc;
 
-use analysis::{Job, Tab};
-use board::Spec;
-use protocol::{parse_request, Request, Response, MAX_MESSAGE_BYTES};
-
-use turncoat_rules::variants::VariantKind;
+use analysis::Tab;
+use protocol::{Response, MAX_MESSAGE_BYTES};
+use turncoat_board::session::Session;
 
 /// Most tabs served at once (each has its own engine and hash table).
 pub const MAX_SESSIONS: usize = 8;
@@ -74,6 +71,8 @@ macro_rules! asset {
 const ASSETS: &[Asset] = &[
     asset!("index.html", "text/html; charset=utf-8"),
     asset!("app.js", "text/javascript; charset=utf-8"),
+    asset!("backend.js", "text/javascript; charset=utf-8"),
+    asset!("engine-worker.js", "text/javascript; charset=utf-8"),
     asset!("app.css", "text/css; charset=utf-8"),
     asset!(
         "vendor/chessground.min.js",
@@ -224,6 +223,25 @@ fn content_security_policy(authority: &str) -> String {
     )
 }
 
+/// The page's choice of backend as the static build has it, and as this
+/// server serves it (`static/backend.js` reads it).
+const STATIC_BACKEND: &str = r#"<meta name="turncoat-backend" content="wasm">"#;
+const SERVER_BACKEND: &str = r#"<meta name="turncoat-backend" content="socket">"#;
+
+/// index.html as served here: talking to this server's WebSocket.
+fn served_index() -> &'static [u8] {
+    static INDEX: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let page = ASSETS
+            .iter()
+            .find(|a| a.path == "index.html")
+            .map_or(&[][..], |a| a.body);
+        String::from_utf8_lossy(page)
+            .replacen(STATIC_BACKEND, SERVER_BACKEND, 1)
+            .into_bytes()
+    })
+}
+
 fn asset_response(path: &str) -> HttpResponse {
     match ASSETS.iter().find(|a| a.path == path) {
         Some(a) => (
@@ -231,7 +249,11 @@ fn asset_response(path: &str) -> HttpResponse {
                 (header::CONTENT_TYPE, a.mime),
                 (header::CACHE_CONTROL, "no-cache"),
             ],
-            a.body,
+            if a.path == "index.html" {
+                served_index()
+            } else {
+                a.body
+            },
         )
             .into_response(),
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
@@ -309,133 +331,6 @@ pub fn router(hosts: AllowedHosts) -> Router {
         .with_state(state)
 }
 
-/// One tab's state.
-struct Session {
-    spec: Spec,
-    engine: Tab,
-    out: mpsc::UnboundedSender<Response>,
-    /// MultiPV of the last analysis asked for (kept when the position changes).
-    current_multipv: u32,
-}
-
-impl Session {
-    /// Handles one request; replies go to `out`. A failed request changes
-    /// nothing.
-    fn handle(&mut self, text: &str) {
-        let request = match parse_request(text) {
-            Ok(r) => r,
-            Err(e) => return self.send(e),
-        };
-        match request {
-            Request::Position {
-                id,
-                variant,
-                fen,
-                moves,
-            } => {
-                let result = board::parse_variant(&variant)
-                    .and_then(|v| board::describe(v, fen.as_deref(), &moves));
-                match result {
-                    Ok((spec, info)) => {
-                        let was_analysing = self.engine.is_analysing();
-                        let multipv = self.current_multipv;
-                        if spec.variant != self.spec.variant {
-                            self.engine.clear();
-                        }
-                        self.spec = spec;
-                        self.send(Response::Position {
-                            id,
-                            info: Box::new(info),
-                        });
-                        if was_analysing {
-                            // Analysis follows the position.
-                            self.start(Job::Analyse { multipv });
-                        }
-                    }
-                    Err(e) => self.send(Response::error(Some("position"), e).with_id(id)),
-                }
-            }
-            Request::Analyse { multipv } => match Job::analyse(multipv) {
-                Ok(job) => {
-                    if let Job::Analyse { multipv } = job {
-                        self.current_multipv = multipv;
-                    }
-                    self.start(job)
-                }
-                Err(e) => self.send(Response::error(Some("analyse"), e)),
-            },
-            Request::Stop => {
-                self.engine.stop();
-                self.send(Response::Stopped);
-            }
-            Request::Go {
-                id,
-                movetime,
-                nodes,
-            } => match Job::engine_move(id, movetime, nodes) {
-                Ok(job) => self.start(job),
-                Err(e) => self.send(Response::error(Some("go"), e).with_id(id)),
-            },
-            Request::Options { hash, threads } => match self.engine.set_options(hash, threads) {
-                Ok(()) => self.send(Response::Options {
-                    hash: self.engine.hash_mb(),
-                    threads: self.engine.threads(),
-                }),
-                Err(e) => self.send(Response::error(Some("options"), e)),
-            },
-            Request::PgnImport { text } => match board::import_pgn(&text) {
-                Ok(games) => self.send(Response::Pgn { games }),
-                Err(e) => self.send(Response::error(Some("pgn_import"), e)),
-            },
-            Request::PgnExport {
-                variant,
-                fen,
-                moves,
-                white,
-                black,
-            } => {
-                let result = board::parse_variant(&variant).and_then(|v| {
-                    board::export_pgn(
-                        v,
-                        fen.as_deref(),
-                        &moves,
-                        white.as_deref().unwrap_or("?"),
-                        black.as_deref().unwrap_or("?"),
-                    )
-                });
-                match result {
-                    Ok(text) => self.send(Response::PgnText { text }),
-                    Err(e) => self.send(Response::error(Some("pgn_export"), e)),
-                }
-            }
-        }
-    }
-
-    fn start(&mut self, job: Job) {
-        if let Err(e) = self.engine.start(&self.spec, job, self.out.clone()) {
-            self.send(Response::error(Some("analyse"), e));
-        }
-    }
-
-    fn send(&self, r: Response) {
-        let _ = self.out.send(r);
-    }
-}
-
-fn hello() -> Response {
-    Response::Hello {
-        engine: turncoat_engine::NAME.to_string(),
-        variants: VariantKind::ALL
-            .iter()
-            .map(|v| v.name().to_string())
-            .collect(),
-        start_fens: VariantKind::ALL
-            .iter()
-            .map(|v| v.start_fen().to_string())
-            .collect(),
-    }
-}
-
 /// Why a tab beyond [`MAX_SESSIONS`] gets no engine (a close reason: at most
 /// 123 bytes).
 fn too_many_tabs() -> String {
@@ -487,7 +382,13 @@ fn read_failure(e: axum::Error) -> Option<(u16, String)> {
 
 async fn session(mut socket: WebSocket) {
     let (tx, mut rx) = mpsc::unbounded_channel::<Response>();
-    let engine = match Tab::new() {
+    let sink = {
+        let tx = tx.clone();
+        Arc::new(move |r| {
+            let _ = tx.send(r);
+        })
+    };
+    let engine = match Tab::new(sink) {
         Ok(e) => e,
         Err(e) => {
             let why = format!("engine failure: {e}");
@@ -499,13 +400,8 @@ async fn session(mut socket: WebSocket) {
             return;
         }
     };
-    let mut s = Session {
-        spec: Spec::startpos(VariantKind::Chess),
-        engine,
-        out: tx,
-        current_multipv: 1,
-    };
-    let _ = s.out.send(hello());
+    let mut s = Session::new(engine);
+    let _ = tx.send(s.hello());
     let mut ticker = tokio::time::interval(analysis::TICK);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -526,14 +422,16 @@ async fn session(mut socket: WebSocket) {
                     }
                     Some(Ok(Message::Text(t))) => t.to_string(),
                     Some(Ok(Message::Binary(_))) => {
-                        s.send(Response::error(None, "binary messages are not understood"));
+                        let _ = tx.send(Response::error(None, "binary messages are not understood"));
                         continue;
                     }
                     Some(Ok(_)) => continue,
                 };
                 // Stopping a search joins its thread: keep the runtime's other
                 // tasks going meanwhile.
-                tokio::task::block_in_place(|| s.handle(&text));
+                tokio::task::block_in_place(|| s.handle(&text, &mut |r| {
+                    let _ = tx.send(r);
+                }));
             }
             Some(reply) = rx.recv() => {
                 if socket.send(Message::Text(reply.to_json().into())).await.is_err() {
@@ -541,7 +439,7 @@ async fn session(mut socket: WebSocket) {
                 }
             }
             _ = ticker.tick() => {
-                if let Some(r) = s.engine.tick() {
+                if let Some(r) = s.engine().tick() {
                     if socket.send(Message::Text(r.to_json().into())).await.is_err() {
                         break;
                     }
@@ -550,7 +448,7 @@ async fn session(mut socket: WebSocket) {
         }
     }
     tokio::task::block_in_place(|| {
-        s.engine.stop();
+        s.engine().stop();
     });
 }
 

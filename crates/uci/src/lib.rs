@@ -292,6 +292,7 @@ impl Uci {
             move_overhead: self.options.move_overhead,
             variant_eval: self.options.variant_eval,
             use_nnue: self.options.use_nnue,
+            poll: None,
         };
         let started = self
             .engine

@@ -109,6 +109,23 @@ pub struct Options {
     pub variant_eval: bool,
     /// Evaluate with the variant's network where it has one (UCI `Use NNUE`).
     pub use_nnue: bool,
+    /// Asked by the main search thread every 1024 nodes (with the nodes
+    /// searched so far) whether to stop; see [`Poll`].
+    pub poll: Option<Poll>,
+}
+
+/// A front end's say in a running search: called by the main search thread
+/// every 1024 nodes with the nodes searched so far; `true` stops the search as
+/// `stop` does. A front end that cannot set [`Shared::stop`] from another
+/// thread (a browser's WebAssembly has one thread) reads its stop request
+/// here, and reports progress on the way.
+#[derive(Clone)]
+pub struct Poll(pub Arc<dyn Fn(u64) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for Poll {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Poll")
+    }
 }
 
 impl Default for Options {
@@ -119,6 +136,7 @@ impl Default for Options {
             move_overhead: 10,
             variant_eval: true,
             use_nnue: true,
+            poll: None,
         }
     }
 }
@@ -289,6 +307,11 @@ pub fn search_fresh<V: Policy>(
 /// UCI: after `go infinite` (or while pondering) `bestmove` waits for `stop`
 /// (or `ponderhit`) even when the search has finished.
 fn wait_while_infinite(limits: &Limits, shared: &Shared) {
+    // A browser's WebAssembly has one thread: nothing could set `stop` while
+    // this one waits (and it cannot sleep).
+    if cfg!(all(target_arch = "wasm32", target_os = "unknown")) {
+        return;
+    }
     while (limits.infinite || shared.pondering.load(Ordering::Relaxed))
         && !shared.stop.load(Ordering::Relaxed)
     {
@@ -548,6 +571,13 @@ impl<'a, V: Policy> Worker<'a, V> {
                     self.stopped = true;
                     self.shared.stop.store(true, Ordering::Relaxed);
                     return;
+                }
+                if let Some(poll) = &self.options.poll {
+                    if (poll.0)(self.total_nodes()) {
+                        self.stopped = true;
+                        self.shared.stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
                 }
                 self.report_progress();
             }

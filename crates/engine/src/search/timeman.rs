@@ -2,7 +2,9 @@
 //! another iteration after it) and a hard limit (abort the search), both in
 //! milliseconds from the start of the search.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 /// What `go` asked for. Every field is optional; none means "infinite".
 #[derive(Clone, Debug, Default)]

@@ -175,7 +175,14 @@ impl TranspositionTable {
 
     #[inline]
     fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            ((key as u128 * self.slots.len() as u128) >> 64) as usize
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            high_product(key, self.slots.len() as u64) as usize
+        }
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
@@ -240,6 +247,19 @@ fn pack(fp: u32, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
         | ((age as u64 & 0x3f) << 58)
 }
 
+/// The high 64 bits of `key * len` for `len < 2^32` in 64-bit arithmetic:
+/// WebAssembly has no 64 x 64 -> 128 multiply (a u128 product there is a call
+/// to `__multi3`), and a 32-bit address space's tables have fewer slots. Exact:
+/// `(hi * 2^32 + lo) * len / 2^64` rounds down to `(hi * len + lo * len / 2^32)
+/// / 2^32`, whose sum stays below `2^64 - 2^32`.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[inline]
+fn high_product(key: u64, len: u64) -> u64 {
+    debug_assert!(len <= u64::from(u32::MAX));
+    let (hi, lo) = (key >> 32, key & 0xffff_ffff);
+    (hi * len + ((lo * len) >> 32)) >> 32
+}
+
 fn unpack(data: u64) -> Entry {
     Entry {
         move_fp: data as u32,
@@ -257,6 +277,27 @@ fn unpack(data: u64) -> Entry {
 mod tests {
     use super::*;
     use shakmaty::Square;
+
+    /// The browser build's slot index is the native one.
+    #[test]
+    fn high_product_is_the_u128_products_high_half() {
+        let mut key = 0x9e37_79b9_7f4a_7c15u64;
+        for len in [1u64, 1024, 1 << 20, 65_536 * 3 + 1, u64::from(u32::MAX)] {
+            for k in [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, 0xffff_ffff, 1 << 32] {
+                assert_eq!(
+                    high_product(k, len),
+                    ((k as u128 * len as u128) >> 64) as u64
+                );
+            }
+            for _ in 0..10_000 {
+                key ^= key << 13;
+                key ^= key >> 7;
+                key ^= key << 17;
+                let want = ((key as u128 * len as u128) >> 64) as u64;
+                assert_eq!(high_product(key, len), want, "{key:#x} * {len}");
+            }
+        }
+    }
 
     #[test]
     fn store_and_probe_round_trip() {

@@ -1,8 +1,10 @@
-// Turncoat web board. The page has no chess rules of its own: the server sends
-// the legal moves of each position with the clicks that enter each, what the
-// last move did and the variant's state, and the page only matches clicks
-// against those steps and draws.
-import { Chessground } from '/static/vendor/chessground.min.js';
+// Turncoat web board. The page has no chess rules of its own: the backend
+// (turncoat serve's WebSocket, or the engine compiled to WebAssembly in this
+// page: backend.js) sends the legal moves of each position with the clicks
+// that enter each, what the last move did and the variant's state, and the
+// page only matches clicks against those steps and draws.
+import { Chessground } from './vendor/chessground.min.js';
+import { openBackend } from './backend.js';
 
 const $ = (id) => document.getElementById(id);
 const t0 = performance.now();
@@ -35,30 +37,28 @@ window.turncoat = {
 };
 const timings = window.turncoat.timings;
 
-// ---------------------------------------------------------------- socket
+// ---------------------------------------------------------------- backend
 
-let ws;
+let backend;
 let nextId = 1;
 const pending = new Map(); // id -> callback(ok, msg)
 
 function connect() {
-  ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
-  ws.onopen = () => { $('conn').textContent = 'connected'; };
-  ws.onclose = (e) => {
-    $('conn').textContent = 'disconnected — reload the page';
-    // A close the server chose carries its reason (too many tabs, a message
-    // too big); without one the connection was lost. Either way it stays up.
-    showError(e.reason ? `The server closed the connection: ${e.reason}.` : 'The connection to the engine was lost.', true);
-  };
-  ws.onmessage = (e) => {
-    let msg;
-    try { msg = JSON.parse(e.data); } catch { return; }
-    onMessage(msg);
-  };
+  backend = openBackend({
+    onMessage,
+    onOpen: (what) => { $('conn').textContent = what; },
+    onClose: (why) => {
+      $('conn').textContent = 'disconnected — reload the page';
+      // The error stays up: nothing works any more.
+      showError(why, true);
+    },
+  });
+  window.turncoat.backend = backend.kind;
+  window.turncoat.backendStats = () => (backend.stats ? backend.stats() : null);
 }
 
 function send(obj) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
+  if (backend) backend.send(obj);
 }
 
 /** A position request; `cb(ok, msg)` gets the answer. */
@@ -77,7 +77,8 @@ function onMessage(msg) {
       msg.variants.forEach((v, i) => { state.startFens[v] = msg.start_fens[i]; });
       $('variant').innerHTML = msg.variants.map((v) => `<option value="${v}">${v}</option>`).join('');
       $('variant').value = state.variant;
-      newGame(state.variant, null);
+      fillThreads(msg.max_threads || 1);
+      if (!restoreLink()) newGame(state.variant, null);
       break;
     case 'position': {
       const cb = pending.get(msg.id);
@@ -158,6 +159,123 @@ function newGame(variant, fen, done) {
   });
 }
 
+// ---------------------------------------------------------------- a game is a link
+
+// The address's fragment holds the game shown, so that copying the address
+// shares it and a reload restores it:
+//   #v=VARIANT&fen=START&m=TOKEN_TOKEN_...&p=PLY
+// `fen` only when the game does not start from the variant's start position
+// (spaces written `_`), `m` the line through the position shown to its end (the
+// main line past it), `p` the ply shown. Tokens keep `@`, `,` and `*` as they
+// are; `_` appears in no token or FEN.
+
+const linkText = (s) => encodeURIComponent(s).replace(/%40/g, '@').replace(/%2C/g, ',').replace(/%2F/g, '/');
+
+function linkOf() {
+  let end = state.node;
+  while (end.children.length) end = end.children[0];
+  const parts = [`v=${linkText(state.variant)}`];
+  if (state.root.startFen !== state.startFens[state.variant]) parts.push(`fen=${linkText(state.root.startFen.replace(/ /g, '_'))}`);
+  const moves = pathTokens(end);
+  if (moves.length) parts.push(`m=${moves.map(linkText).join('_')}`, `p=${state.node.ply}`);
+  return '#' + parts.join('&');
+}
+
+function updateLink() {
+  if (!state.root || restoring) return;
+  const link = linkOf();
+  if (location.hash !== link) history.replaceState(null, '', link);
+}
+
+/** The game in a fragment, or null when it holds none. */
+function parseLink(hash) {
+  const fields = new Map();
+  for (const part of hash.replace(/^#/, '').split('&')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    let value;
+    try { value = decodeURIComponent(part.slice(eq + 1)); } catch { value = part.slice(eq + 1); }
+    fields.set(part.slice(0, eq), value);
+  }
+  if (!fields.has('v')) return null;
+  const fen = (fields.get('fen') || '').replace(/[_+]/g, ' ').trim();
+  const moves = (fields.get('m') || '').split(/[_+ ]+/).filter((t) => t);
+  const ply = fields.has('p') ? parseInt(fields.get('p'), 10) : moves.length;
+  return { variant: fields.get('v'), fen: fen || null, moves, ply: Number.isFinite(ply) ? ply : moves.length };
+}
+
+const ask = (variant, fen, moves) => new Promise((resolve) => {
+  requestPosition(variant, fen, moves, (ok, msg) => resolve({ ok, msg }));
+});
+
+let restoring = false;
+
+/** Loads the game of the address's fragment, if it holds one; what in it
+ * cannot be played is said, and the legal part kept. */
+function restoreLink() {
+  const link = parseLink(location.hash);
+  if (!link) return false;
+  restoring = true;
+  loadLink(link).finally(() => { restoring = false; updateLink(); });
+  return true;
+}
+
+async function loadLink(link) {
+  const problems = [];
+  let { variant, fen, moves } = link;
+  if (!state.variants.includes(variant)) {
+    problems.push(`unknown variant '${variant}'`);
+    [variant, fen, moves] = ['chess', null, []];
+  }
+  let answer = await ask(variant, fen, moves);
+  if (!answer.ok) {
+    const start = await ask(variant, fen, []);
+    if (!start.ok) {
+      problems.push(start.msg.message);
+      [fen, moves] = [null, []];
+    } else {
+      // The longest playable beginning: legality of a prefix is monotone.
+      let [lo, hi] = [0, moves.length - 1]; // prefix lo plays; prefix hi + 1 does not
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if ((await ask(variant, fen, moves.slice(0, mid))).ok) lo = mid; else hi = mid - 1;
+      }
+      problems.push(answer.msg.message);
+      moves = moves.slice(0, lo);
+    }
+    answer = await ask(variant, fen, moves);
+    if (!answer.ok) return;
+  }
+  const msg = answer.msg;
+  state.variant = variant;
+  $('variant').value = variant;
+  state.root = makeNode(null, null, null);
+  state.root.startFen = msg.start_fen;
+  state.root.startPly = msg.start_ply;
+  let node = state.root;
+  moves.forEach((tok, i) => {
+    const child = makeNode(node, tok, msg.sans[i] || tok);
+    node.children.push(child);
+    node = child;
+  });
+  state.node = node;
+  show(msg);
+  const ply = Math.max(0, Math.min(link.ply, moves.length));
+  if (ply !== moves.length) {
+    let shown = state.root;
+    for (let i = 0; i < ply; i++) shown = shown.children[0];
+    const at = await ask(variant, state.root.startFen, moves.slice(0, ply));
+    if (at.ok) { state.node = shown; show(at.msg); }
+  }
+  if (problems.length) showError(`This link's game is shown up to what can be played: ${problems.join('; ')}.`, true);
+  else clearError();
+}
+
+window.addEventListener('hashchange', () => {
+  const link = parseLink(location.hash);
+  if (link && location.hash !== linkOf()) { stopPlaying(); restoreLink(); }
+});
+
 /** Shows `node` (asking the server for its position). */
 function goTo(node) {
   if (!node) return;
@@ -169,7 +287,7 @@ function goTo(node) {
 }
 
 /** Plays the tokens from the current node (after the server checked them). */
-function playTokens(tokens, sans, onError) {
+function playTokens(tokens, sans, onError, onPlayed) {
   const from = state.node;
   const clickTime = performance.now();
   requestPosition(state.variant, state.root.startFen, pathTokens(from).concat(tokens), (ok, msg) => {
@@ -192,6 +310,7 @@ function playTokens(tokens, sans, onError) {
     state.node = n;
     show(msg);
     timings.lastMove = performance.now() - clickTime;
+    if (onPlayed) onPlayed();
     maybeEngineMove();
   });
 }
@@ -433,6 +552,7 @@ function show(msg) {
   renderStatus();
   renderMoves();
   renderLines();
+  updateLink();
   if (timings.firstRender === null) timings.firstRender = performance.now();
 }
 
@@ -624,11 +744,11 @@ $('move').addEventListener('keydown', (e) => {
   if (e.key !== 'Enter') return;
   const tok = $('move').value.trim();
   if (!tok) return;
-  const before = state.node;
-  playTokens([tok], null, (msg) => showError(`Illegal move '${tok}': ${msg.message}`));
-  // Cleared once played (the position changes).
-  const check = () => { if (state.node !== before) $('move').value = ''; };
-  setTimeout(check, 300);
+  // Cleared once played, unless something else was typed meanwhile (a timer
+  // here fired late in a background tab and wiped the next move typed).
+  playTokens([tok], null, (msg) => showError(`Illegal move '${tok}': ${msg.message}`), () => {
+    if ($('move').value.trim() === tok) $('move').value = '';
+  });
 });
 
 $('fen').addEventListener('keydown', (e) => {
@@ -681,9 +801,9 @@ function stopAnalysis() {
 
 $('analyse').onclick = toggleAnalysis;
 
-// Engine settings for this tab (the server bounds them).
-{
-  const n = Math.max(1, Math.min(8, navigator.hardwareConcurrency || 1));
+// Engine settings for this tab (the backend bounds them).
+function fillThreads(max) {
+  const n = Math.max(1, Math.min(max, navigator.hardwareConcurrency || 1));
   $('threads').innerHTML = Array.from({ length: n }, (_, i) => `<option>${i + 1}</option>`).join('');
 }
 function sendOptions() {
@@ -858,6 +978,7 @@ function loadGame(i) {
     });
     $('games').value = String(i);
     renderMoves();
+    updateLink();
   });
 }
 

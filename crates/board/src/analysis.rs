@@ -3,18 +3,19 @@
 //! file turns its events into the page's JSON.
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
 use shakmaty::Color;
-use tokio::sync::mpsc::UnboundedSender;
 
 use super::board::{san_line, Spec};
 use super::protocol::{
     AnalysisInfo, Line, PageScore, Response, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MOVETIME_MS,
     MAX_MULTIPV, MAX_NODES,
 };
+use turncoat_engine::clock::Instant;
 use turncoat_engine::search::tt::Bound;
-use turncoat_engine::search::{self, Info, Limits};
+use turncoat_engine::search::{self, Info, Limits, Poll};
 use turncoat_engine::Event;
 use turncoat_rules::game::Setup;
 use turncoat_rules::live::{LiveGame, Start};
@@ -25,14 +26,19 @@ pub const TICK: Duration = Duration::from_millis(200);
 /// Lines found between ticks are sent at once, but not more often than this.
 const MIN_GAP: Duration = Duration::from_millis(100);
 
-/// What to search for.
-#[derive(Clone, Debug)]
+/// Where a tab's engine sends what its searches find (on the search's thread).
+pub type Sink = Arc<dyn Fn(Response) + Send + Sync>;
+
+/// What to search for. Serialisable: the browser's page hands a job to the
+/// Web Worker that searches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "job", rename_all = "snake_case")]
 pub enum Job {
     Analyse { multipv: u32 },
     Move { id: Option<u64>, limits: MoveLimits },
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveLimits {
     pub movetime: Option<u64>,
     pub nodes: Option<u64>,
@@ -95,9 +101,12 @@ pub struct Tab {
     hash_mb: u64,
     threads: u64,
     running: Option<Running>,
+    out: Sink,
+    interrupt: Option<fn() -> bool>,
 }
 
-/// Most search threads a tab may use: the machine's cores, at most 8.
+/// Most search threads a tab may use: the machine's cores, at most 8 (one in
+/// a browser's WebAssembly, which has no threads).
 pub fn max_threads() -> u64 {
     std::thread::available_parallelism()
         .map(|n| n.get() as u64)
@@ -105,16 +114,53 @@ pub fn max_threads() -> u64 {
         .clamp(1, 8)
 }
 
+/// Checks a client's Hash (MB) and Threads against the bounds.
+pub fn check_options(
+    hash: Option<u64>,
+    threads: Option<u64>,
+    max_threads: u64,
+) -> Result<(), String> {
+    if let Some(h) = hash {
+        if !(1..=MAX_HASH_MB).contains(&h) {
+            return Err(format!("hash must be between 1 and {MAX_HASH_MB} MB"));
+        }
+    }
+    if let Some(t) = threads {
+        if !(1..=max_threads).contains(&t) {
+            return Err(format!("threads must be between 1 and {max_threads}"));
+        }
+    }
+    Ok(())
+}
+
 impl Tab {
-    pub fn new() -> Result<Tab, String> {
+    /// An engine with the default hash table; what its searches find goes to
+    /// `out`.
+    pub fn new(out: Sink) -> Result<Tab, String> {
+        Tab::with_hash(DEFAULT_HASH_MB, out)
+    }
+
+    /// An engine with a hash table of `hash_mb` MB (within the bounds).
+    pub fn with_hash(hash_mb: u64, out: Sink) -> Result<Tab, String> {
+        check_options(Some(hash_mb), None, 1)?;
         let mut engine = turncoat_engine::Engine::new(1);
-        engine.set_hash(DEFAULT_HASH_MB as usize)?;
+        engine.set_hash(hash_mb as usize)?;
         Ok(Tab {
             engine,
-            hash_mb: DEFAULT_HASH_MB,
+            hash_mb,
             threads: 1,
             running: None,
+            out,
+            interrupt: None,
         })
+    }
+
+    /// Also stops a search when `interrupt` answers true (asked every 1024
+    /// nodes): the stop request of a front end whose search runs on its only
+    /// thread (a Web Worker), where [`Tab::stop`] cannot be called meanwhile.
+    pub fn with_interrupt(mut self, interrupt: fn() -> bool) -> Tab {
+        self.interrupt = Some(interrupt);
+        self
     }
 
     pub fn hash_mb(&self) -> u64 {
@@ -127,17 +173,7 @@ impl Tab {
 
     /// Sets Hash (MB) and Threads within the bounds; stops a running search.
     pub fn set_options(&mut self, hash: Option<u64>, threads: Option<u64>) -> Result<(), String> {
-        if let Some(h) = hash {
-            if !(1..=MAX_HASH_MB).contains(&h) {
-                return Err(format!("hash must be between 1 and {MAX_HASH_MB} MB"));
-            }
-        }
-        if let Some(t) = threads {
-            let max = max_threads();
-            if !(1..=max).contains(&t) {
-                return Err(format!("threads must be between 1 and {max}"));
-            }
-        }
+        check_options(hash, threads, max_threads())?;
         self.stop();
         if let Some(h) = hash {
             if h != self.hash_mb {
@@ -170,22 +206,17 @@ impl Tab {
     }
 
     /// The running analysis with the current node count, for the periodic
-    /// report.
+    /// report, unless the search itself reported less than a [`TICK`] ago.
     pub fn tick(&self) -> Option<Response> {
         let r = self.running.as_ref().filter(|r| r.analysing)?;
         let mut snap = r.snapshot.lock().ok()?;
-        snap.last_sent = Some(Instant::now());
-        snap.nodes = snap.nodes.max(self.engine.nodes());
-        Some(progress(&snap, r.started))
+        due(&mut snap, self.engine.nodes(), r.started)
     }
 
-    /// Starts `job` on `spec`'s position; reports go to `out`.
-    pub fn start(
-        &mut self,
-        spec: &Spec,
-        job: Job,
-        out: UnboundedSender<Response>,
-    ) -> Result<(), String> {
+    /// Starts `job` on `spec`'s position; reports go to the tab's sink (in a
+    /// browser's WebAssembly, before this returns: the search runs here).
+    pub fn start(&mut self, spec: &Spec, job: Job) -> Result<(), String> {
+        let out = Arc::clone(&self.out);
         self.stop();
         let multipv = match job {
             Job::Analyse { multipv } => multipv,
@@ -202,9 +233,35 @@ impl Tab {
                 ..Limits::default()
             },
         };
+        let started = Instant::now();
+        let analysing = matches!(job, Job::Analyse { .. });
+        let snapshot = Arc::new(Mutex::new(Snapshot {
+            multipv,
+            ..Snapshot::default()
+        }));
+        // Every 1024 nodes: the periodic report of an analysis when one is
+        // due (the server's timer does it too, between searches' polls), and
+        // the front end's stop request.
+        let poll = {
+            let (snapshot, out, interrupt) =
+                (Arc::clone(&snapshot), Arc::clone(&out), self.interrupt);
+            Poll(Arc::new(move |nodes| {
+                if analysing {
+                    let report = snapshot
+                        .lock()
+                        .ok()
+                        .and_then(|mut snap| due(&mut snap, nodes, started));
+                    if let Some(r) = report {
+                        out(r);
+                    }
+                }
+                interrupt.is_some_and(|stop| stop())
+            }))
+        };
         let options = search::Options {
             threads: self.threads as usize,
             multipv: multipv as usize,
+            poll: Some(poll),
             ..search::Options::default()
         };
         let setup = Setup {
@@ -214,13 +271,16 @@ impl Tab {
         };
         let now = LiveGame::with_moves(spec.variant, Start::Fen(&spec.start_fen), &spec.moves)?;
         let (fen_now, white) = (now.fen(), now.side_to_move() == Color::White);
-        let snapshot = Arc::new(Mutex::new(Snapshot {
-            fen: fen_now.clone(),
-            multipv,
-            ..Snapshot::default()
-        }));
-        let started = Instant::now();
-        let analysing = matches!(job, Job::Analyse { .. });
+        if let Ok(mut snap) = snapshot.lock() {
+            snap.fen = fen_now.clone();
+        }
+        // Set before the search starts: in a browser's WebAssembly it has
+        // ended when `go` returns.
+        self.running = Some(Running {
+            snapshot: Arc::clone(&snapshot),
+            started,
+            analysing,
+        });
         let variant = spec.variant;
         let thread_snapshot = Arc::clone(&snapshot);
         self.engine
@@ -242,12 +302,12 @@ impl Tab {
                     snap.nodes = snap.nodes.max(info.nodes);
                     if snap.last_sent.is_none_or(|t| t.elapsed() >= MIN_GAP) {
                         snap.last_sent = Some(Instant::now());
-                        let _ = out.send(progress(&snap, started));
+                        out(progress(&snap, started));
                     }
                 }
                 Event::BestMove { best, .. } => {
                     if let Job::Move { id, .. } = job {
-                        let _ = out.send(Response::Bestmove {
+                        out(Response::Bestmove {
                             id,
                             fen: fen_now.clone(),
                             token: best,
@@ -255,17 +315,23 @@ impl Tab {
                     }
                 }
                 Event::Error(e) => {
-                    let _ = out.send(Response::error(Some("analyse"), e.to_string()));
+                    out(Response::error(Some("analyse"), e.to_string()));
                 }
                 Event::Info(_) | Event::PerftMove { .. } | Event::PerftDone { .. } => {}
-            })?;
-        self.running = Some(Running {
-            snapshot,
-            started,
-            analysing,
-        });
+            })
+            .inspect_err(|_| self.running = None)?;
         Ok(())
     }
+}
+
+/// The analysis with `nodes` searched, when the last report is a [`TICK`] old.
+fn due(snap: &mut Snapshot, nodes: u64, started: Instant) -> Option<Response> {
+    if snap.last_sent.is_some_and(|t| t.elapsed() < TICK) {
+        return None;
+    }
+    snap.last_sent = Some(Instant::now());
+    snap.nodes = snap.nodes.max(nodes);
+    Some(progress(snap, started))
 }
 
 /// Puts `line` in its MultiPV slot. A move leads one line at a time: when the

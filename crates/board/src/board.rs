@@ -31,6 +31,30 @@ impl Spec {
             moves: Vec::new(),
         }
     }
+
+    /// The game as JSON (`variant`, `fen`, `moves`), as the browser's page
+    /// hands it to the Web Worker that searches.
+    pub fn to_json(&self) -> String {
+        serde_json::json!({
+            "variant": self.variant.name(),
+            "fen": self.start_fen,
+            "moves": self.moves,
+        })
+        .to_string()
+    }
+
+    /// Reads [`Spec::to_json`]'s form, checking the game again.
+    pub fn from_json(text: &str) -> Result<Spec, String> {
+        #[derive(serde::Deserialize)]
+        struct Wire {
+            variant: String,
+            fen: String,
+            moves: Vec<String>,
+        }
+        let wire: Wire = serde_json::from_str(text).map_err(|e| format!("bad game: {e}"))?;
+        let variant = parse_variant(&wire.variant)?;
+        describe(variant, Some(&wire.fen), &wire.moves).map(|(spec, _)| spec)
+    }
 }
 
 pub fn parse_variant(name: &str) -> Result<VariantKind, String> {
@@ -112,6 +136,7 @@ pub fn describe(
         start_fen: start_fen.clone(),
         fen: game.fen(),
         moves: moves.to_vec(),
+        sans: game.history().iter().map(|p| p.info.text.clone()).collect(),
         start_ply: game.start_ply(),
         turn: color_name(game.side_to_move()).to_string(),
         legal: legal_moves.iter().map(|m| m.token.clone()).collect(),

@@ -1,5 +1,6 @@
-//! The JSON messages of the web board's WebSocket, one object per message with a
-//! `type` field. The page sends [`Request`]s; the server answers with
+//! The JSON messages of the web board, one object per message with a `type`
+//! field, the same over the server's WebSocket and to the page's WebAssembly
+//! engine. The page sends [`Request`]s; the backend answers with
 //! [`Response`]s. Anything that does not parse is answered with
 //! `{"type":"error",...}` and changes nothing.
 
@@ -147,6 +148,8 @@ pub struct PositionInfo {
     pub start_fen: String,
     pub fen: String,
     pub moves: Vec<String>,
+    /// The moves as the page lists them: SAN in chess, tokens in the variants.
+    pub sans: Vec<String>,
     /// Plies before the start position (from its move number and side to
     /// move), what numbers the moves.
     pub start_ply: u32,
@@ -219,6 +222,8 @@ pub enum Response {
         engine: String,
         variants: Vec<String>,
         start_fens: Vec<String>,
+        /// The most search threads this backend offers (one in the browser).
+        max_threads: u64,
     },
     Position {
         id: Option<u64>,

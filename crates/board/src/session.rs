@@ -1,0 +1,331 @@
+//! One tab's conversation: a request's text in, responses out, the engine
+//! driven through an [`EngineHost`]. The server's tab holds its engine
+//! ([`Tab`]) here; the browser's page holds a proxy to the Web Worker that
+//! runs the same [`Tab`] there.
+
+use super::analysis::{check_options, Job, Tab};
+use super::board::{self, Spec};
+use super::protocol::{parse_request, Request, Response};
+use turncoat_rules::variants::VariantKind;
+
+/// What a tab's session asks of its engine. Searches report to the engine's
+/// own sink, not through the session.
+pub trait EngineHost {
+    /// Starts `job` on `spec`'s position (stopping whatever runs).
+    fn start(&mut self, spec: &Spec, job: Job) -> Result<(), String>;
+    /// Stops the running search, if any.
+    fn stop(&mut self);
+    /// A new game or another variant: forget what was learnt.
+    fn clear(&mut self);
+    /// Is an analysis running (or finished and not stopped)?
+    fn is_analysing(&self) -> bool;
+    /// Sets Hash (MB) and Threads, checked against the bounds by the caller.
+    fn set_options(&mut self, hash: Option<u64>, threads: Option<u64>) -> Result<(), String>;
+    fn hash_mb(&self) -> u64;
+    fn threads(&self) -> u64;
+    /// The most threads this engine can search with.
+    fn max_threads(&self) -> u64;
+}
+
+impl EngineHost for Tab {
+    fn start(&mut self, spec: &Spec, job: Job) -> Result<(), String> {
+        Tab::start(self, spec, job)
+    }
+
+    fn stop(&mut self) {
+        Tab::stop(self);
+    }
+
+    fn clear(&mut self) {
+        Tab::clear(self)
+    }
+
+    fn is_analysing(&self) -> bool {
+        Tab::is_analysing(self)
+    }
+
+    fn set_options(&mut self, hash: Option<u64>, threads: Option<u64>) -> Result<(), String> {
+        Tab::set_options(self, hash, threads)
+    }
+
+    fn hash_mb(&self) -> u64 {
+        Tab::hash_mb(self)
+    }
+
+    fn threads(&self) -> u64 {
+        Tab::threads(self)
+    }
+
+    fn max_threads(&self) -> u64 {
+        super::analysis::max_threads()
+    }
+}
+
+/// One tab's state.
+pub struct Session<H> {
+    spec: Spec,
+    engine: H,
+    /// MultiPV of the last analysis asked for (kept when the position changes).
+    current_multipv: u32,
+}
+
+impl<H: EngineHost> Session<H> {
+    /// A tab on the chess start position.
+    pub fn new(engine: H) -> Session<H> {
+        Session {
+            spec: Spec::startpos(VariantKind::Chess),
+            engine,
+            current_multipv: 1,
+        }
+    }
+
+    pub fn engine(&mut self) -> &mut H {
+        &mut self.engine
+    }
+
+    /// The first message of a tab: the engine, the variants, the bounds.
+    pub fn hello(&self) -> Response {
+        Response::Hello {
+            engine: turncoat_engine::NAME.to_string(),
+            variants: VariantKind::ALL
+                .iter()
+                .map(|v| v.name().to_string())
+                .collect(),
+            start_fens: VariantKind::ALL
+                .iter()
+                .map(|v| v.start_fen().to_string())
+                .collect(),
+            max_threads: self.engine.max_threads(),
+        }
+    }
+
+    /// Handles one request; replies go to `out`. A failed request changes
+    /// nothing.
+    pub fn handle(&mut self, text: &str, out: &mut dyn FnMut(Response)) {
+        let request = match parse_request(text) {
+            Ok(r) => r,
+            Err(e) => return out(e),
+        };
+        match request {
+            Request::Position {
+                id,
+                variant,
+                fen,
+                moves,
+            } => {
+                let result = board::parse_variant(&variant)
+                    .and_then(|v| board::describe(v, fen.as_deref(), &moves));
+                match result {
+                    Ok((spec, info)) => {
+                        let was_analysing = self.engine.is_analysing();
+                        let multipv = self.current_multipv;
+                        if spec.variant != self.spec.variant {
+                            self.engine.clear();
+                        }
+                        self.spec = spec;
+                        out(Response::Position {
+                            id,
+                            info: Box::new(info),
+                        });
+                        if was_analysing {
+                            // Analysis follows the position.
+                            self.start(Job::Analyse { multipv }, out);
+                        }
+                    }
+                    Err(e) => out(Response::error(Some("position"), e).with_id(id)),
+                }
+            }
+            Request::Analyse { multipv } => match Job::analyse(multipv) {
+                Ok(job) => {
+                    if let Job::Analyse { multipv } = job {
+                        self.current_multipv = multipv;
+                    }
+                    self.start(job, out)
+                }
+                Err(e) => out(Response::error(Some("analyse"), e)),
+            },
+            Request::Stop => {
+                self.engine.stop();
+                out(Response::Stopped);
+            }
+            Request::Go {
+                id,
+                movetime,
+                nodes,
+            } => match Job::engine_move(id, movetime, nodes) {
+                Ok(job) => self.start(job, out),
+                Err(e) => out(Response::error(Some("go"), e).with_id(id)),
+            },
+            Request::Options { hash, threads } => {
+                let result = check_options(hash, threads, self.engine.max_threads())
+                    .and_then(|()| self.engine.set_options(hash, threads));
+                match result {
+                    Ok(()) => out(Response::Options {
+                        hash: self.engine.hash_mb(),
+                        threads: self.engine.threads(),
+                    }),
+                    Err(e) => out(Response::error(Some("options"), e)),
+                }
+            }
+            Request::PgnImport { text } => match board::import_pgn(&text) {
+                Ok(games) => out(Response::Pgn { games }),
+                Err(e) => out(Response::error(Some("pgn_import"), e)),
+            },
+            Request::PgnExport {
+                variant,
+                fen,
+                moves,
+                white,
+                black,
+            } => {
+                let result = board::parse_variant(&variant).and_then(|v| {
+                    board::export_pgn(
+                        v,
+                        fen.as_deref(),
+                        &moves,
+                        white.as_deref().unwrap_or("?"),
+                        black.as_deref().unwrap_or("?"),
+                    )
+                });
+                match result {
+                    Ok(text) => out(Response::PgnText { text }),
+                    Err(e) => out(Response::error(Some("pgn_export"), e)),
+                }
+            }
+        }
+    }
+
+    fn start(&mut self, job: Job, out: &mut dyn FnMut(Response)) {
+        if let Err(e) = self.engine.start(&self.spec, job) {
+            out(Response::error(Some("analyse"), e));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An engine that records what the session asks of it (the browser's
+    /// proxy is such an engine: it only passes requests on).
+    #[derive(Default)]
+    struct Recorder {
+        calls: Vec<String>,
+        analysing: bool,
+        hash: u64,
+    }
+
+    impl EngineHost for Recorder {
+        fn start(&mut self, spec: &Spec, job: Job) -> Result<(), String> {
+            self.analysing = matches!(job, Job::Analyse { .. });
+            self.calls.push(format!(
+                "start {} {}",
+                spec.to_json(),
+                serde_json::to_string(&job).unwrap()
+            ));
+            Ok(())
+        }
+        fn stop(&mut self) {
+            self.analysing = false;
+            self.calls.push("stop".into());
+        }
+        fn clear(&mut self) {
+            self.calls.push("clear".into());
+        }
+        fn is_analysing(&self) -> bool {
+            self.analysing
+        }
+        fn set_options(&mut self, hash: Option<u64>, _: Option<u64>) -> Result<(), String> {
+            self.hash = hash.unwrap_or(self.hash);
+            self.calls.push(format!("options {hash:?}"));
+            Ok(())
+        }
+        fn hash_mb(&self) -> u64 {
+            self.hash
+        }
+        fn threads(&self) -> u64 {
+            1
+        }
+        fn max_threads(&self) -> u64 {
+            1
+        }
+    }
+
+    fn ask(s: &mut Session<Recorder>, request: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        s.handle(request, &mut |r| out.push(r.to_json()));
+        out
+    }
+
+    /// What the page's WebAssembly session asks of the search Worker: the
+    /// game and the job as JSON, analysis following a new position, the
+    /// tables cleared for another variant, a one-thread engine's bounds.
+    #[test]
+    fn the_session_drives_its_engine() {
+        let mut s = Session::new(Recorder::default());
+        assert!(s.hello().to_json().contains("\"max_threads\":1"));
+        assert_eq!(
+            ask(&mut s, r#"{"type":"analyse","multipv":2}"#),
+            Vec::<String>::new()
+        );
+        let moved = ask(
+            &mut s,
+            r#"{"type":"position","id":7,"variant":"chess","moves":["e2e4"]}"#,
+        );
+        assert_eq!(moved.len(), 1);
+        assert!(
+            moved[0].starts_with(r#"{"type":"position","id":7,"#),
+            "{}",
+            moved[0]
+        );
+        ask(&mut s, r#"{"type":"position","variant":"subversion"}"#);
+        assert_eq!(
+            ask(&mut s, r#"{"type":"options","threads":2}"#),
+            [
+                r#"{"type":"error","request":"options","id":null,"message":"threads must be between 1 and 1"}"#
+            ]
+        );
+        assert_eq!(
+            ask(&mut s, r#"{"type":"options","hash":64}"#),
+            [r#"{"type":"options","hash":64,"threads":1}"#]
+        );
+        assert_eq!(ask(&mut s, r#"{"type":"stop"}"#), [r#"{"type":"stopped"}"#]);
+        ask(&mut s, r#"{"type":"go","id":3,"nodes":1000}"#);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            s.engine().calls,
+            [
+                format!(
+                    r#"start {{"fen":"{start}","moves":[],"variant":"chess"}} {{"job":"analyse","multipv":2}}"#
+                ),
+                format!(
+                    r#"start {{"fen":"{start}","moves":["e2e4"],"variant":"chess"}} {{"job":"analyse","multipv":2}}"#
+                ),
+                "clear".to_string(),
+                format!(
+                    r#"start {{"fen":"{start}","moves":[],"variant":"subversion"}} {{"job":"analyse","multipv":2}}"#
+                ),
+                "options Some(64)".to_string(),
+                "stop".to_string(),
+                format!(
+                    r#"start {{"fen":"{start}","moves":[],"variant":"subversion"}} {{"job":"move","id":3,"limits":{{"movetime":null,"nodes":1000}}}}"#
+                ),
+            ]
+        );
+    }
+
+    /// The Worker reads back the game the session sent, checked again.
+    #[test]
+    fn a_game_crosses_to_the_worker_and_back() {
+        let fen = "1r5k/8/2n5/3pb3/3N4/8/6PP/K7 w - - 0 1";
+        let (spec, _) =
+            board::describe(VariantKind::Subversion, Some(fen), &["@e5,g2".to_string()]).unwrap();
+        assert_eq!(Spec::from_json(&spec.to_json()), Ok(spec));
+        let bad = r#"{"variant":"chess","fen":"8/8/8/8/8/8/8/8 w - - 0 1","moves":[]}"#;
+        assert!(Spec::from_json(bad).is_err());
+        let illegal = format!(r#"{{"variant":"chess","fen":"{fen}","moves":["e2e5"]}}"#);
+        assert!(Spec::from_json(&illegal)
+            .unwrap_err()
+            .starts_with("move 1:"));
+    }
+}
