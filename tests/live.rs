@@ -566,9 +566,11 @@ fn apply(before: &Pieces, mover: Color, info: &MoveInfo, fx: &Effects) -> Pieces
         assert!(b.insert(sq, mover.pawn()).is_none(), "{}: {sq}", info.token);
     }
     for &sq in &fx.converted {
+        // A piece changes sides: an enemy piece to the mover's (conversion,
+        // subversion, persuasion), or in the Andernach variants the mover's
+        // own piece to the other side once it has moved.
         let p = b.get_mut(&sq).expect("converted piece");
-        assert_ne!(p.color, mover, "{}: {sq} already the mover's", info.token);
-        p.color = mover;
+        p.color = !p.color;
     }
     assert_eq!(
         fx.cascade.iter().flatten().count(),
@@ -607,9 +609,21 @@ fn check_move(g: &mut LiveGame, token: &str) {
     assert_eq!(info.squares, token_squares(token), "{token}");
     let rebuilt = apply(&before, mover, &info, &fx);
     assert_eq!(rebuilt, pieces(g), "{token}: effects {fx:?}");
+    let after = pieces(g);
+    // Pieces that stayed and changed colour, and pieces that moved and arrived
+    // in the other colour (the Andernach variants).
     let converted: Vec<Square> = Square::ALL
         .into_iter()
-        .filter(|sq| matches!((before.get(sq), pieces(g).get(sq)), (Some(b), Some(a)) if b.role == a.role && b.color != a.color && !fx.moved.iter().any(|m| m.1 == *sq) && !fx.created.contains(sq)))
+        .filter(|sq| match fx.moved.iter().find(|m| m.1 == *sq) {
+            Some(&(from, _)) => matches!(
+                (before.get(&from), after.get(sq)),
+                (Some(b), Some(a)) if b.color != a.color
+            ),
+            None => matches!(
+                (before.get(sq), after.get(sq)),
+                (Some(b), Some(a)) if b.role == a.role && b.color != a.color && !fx.created.contains(sq)
+            ),
+        })
         .collect();
     assert_eq!(fx.converted, converted, "{token}");
 }
