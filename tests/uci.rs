@@ -1678,6 +1678,21 @@ fn two_threads_find_every_variants_mates() {
                     2,
                 ),
             ],
+            // The rook that takes on b8 would turn White and check its own
+            // king, so it may not: Qb8 and Rb8 mate at once.
+            K::Andernach => vec![
+                back_rank[0].clone(),
+                (BACK_RANK_TWO.to_string(), 6, &["b2b8", "b1b8"], 1),
+            ],
+            // A rook's quiet move turns it Black here, and in Super-Andernach
+            // its capture too; the king's moves keep their colour: the king
+            // steps off the eighth rank and its rook mates (by discovery).
+            K::AntiAndernach | K::SuperAndernach => vec![(
+                "RK4k1/5ppp/8/8/8/8/8/8 w - - 0 1".to_string(),
+                4,
+                &["b8a7", "b8b7", "b8c7"],
+                1,
+            )],
             _ => back_rank.to_vec(),
         };
         e.send(&format!("setoption name UCI_Variant value {}", v.name()));
