@@ -511,15 +511,14 @@ fn variant_switch_resets_to_its_start_position() {
 }
 
 /// Perft 1 of a variant's start position: from tests/data/<variant>_perft.json,
-/// and for chess the 20 moves by hand; the Andernach variants start with
-/// chess's 20 moves too (nothing can capture or turn on the first move; their
-/// data files give the start's perft 1 as 20).
+/// for chess (and Andernach, where no capture is possible yet) the 20 moves by
+/// hand, and for Anti- and Super-Andernach from their worked examples.
 fn start_divide(
     v: turncoat::rules::variants::VariantKind,
 ) -> std::collections::BTreeMap<String, u64> {
     use turncoat::rules::variants::VariantKind as K;
     let json = match v {
-        K::Chess | K::Andernach | K::AntiAndernach | K::SuperAndernach => {
+        K::Chess | K::Andernach => {
             let mut m = std::collections::BTreeMap::new();
             for f in ["a", "b", "c", "d", "e", "f", "g", "h"] {
                 m.insert(format!("{f}2{f}3"), 1);
@@ -535,6 +534,25 @@ fn start_divide(
         K::AttendingPawns => include_str!("data/attendingpawns_perft.json"),
         K::Subversion => include_str!("data/subversion_perft.json"),
         K::CruisePawns => include_str!("data/cruisepawns_perft.json"),
+        K::AntiAndernach | K::SuperAndernach => {
+            let examples = if v == K::AntiAndernach {
+                include_str!("data/antiandernach_examples.json")
+            } else {
+                include_str!("data/superandernach_examples.json")
+            };
+            let entries: Vec<serde_json::Value> =
+                serde_json::from_str(examples).expect("examples JSON");
+            let start = entries
+                .iter()
+                .find(|e| e["fen"] == v.start_fen())
+                .expect("a start position example");
+            return start["legal"]
+                .as_array()
+                .expect("legal")
+                .iter()
+                .map(|t| (t.as_str().expect("token").to_string(), 1))
+                .collect();
+        }
     };
     let entries: Vec<serde_json::Value> = serde_json::from_str(json).expect("perft JSON");
     let entry = entries
