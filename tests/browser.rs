@@ -13,48 +13,11 @@ use std::process::Command;
 
 mod common;
 
-fn match_pgn(variant: &str, out: &Path) {
-    let cfg = Path::new(env!("CARGO_MANIFEST_DIR")).join("engines.toml");
-    let status = Command::new(env!("CARGO_BIN_EXE_turncoat"))
-        .args(["match", "--config"])
-        .arg(&cfg)
-        .args([
-            "--variant",
-            variant,
-            "--depth",
-            "2",
-            "--games",
-            "2",
-            "--concurrency",
-            "1",
-            "--pgn",
-        ])
-        .arg(out)
-        .env("RUST_LOG", "error")
-        .output()
-        .expect("run turncoat match");
-    assert!(
-        status.status.success(),
-        "turncoat match failed: {}",
-        String::from_utf8_lossy(&status.stderr)
-    );
-}
-
 #[test]
 fn web_board_in_chromium() {
-    let Ok(python) = std::env::var("TURNCOAT_BROWSER_PYTHON") else {
-        return common::skip_or_fail(
-            "browser test",
-            "TURNCOAT_BROWSER_PYTHON is not set (run .ci/run, which sets up Playwright)",
-        );
+    let Some((python, chromium)) = common::browser_tools("browser test") else {
+        return;
     };
-    let chromium = std::env::var("TURNCOAT_CHROMIUM").unwrap_or("/usr/bin/chromium".into());
-    if !Path::new(&python).exists() {
-        return common::skip_or_fail("browser test", &format!("no python at {python}"));
-    }
-    if !Path::new(&chromium).exists() {
-        return common::skip_or_fail("browser test", &format!("no chromium at {chromium}"));
-    }
     let out: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
     std::fs::create_dir_all(&out).unwrap();
     // Games written by the match runner: SAN (chess) and tokens (a variant).
@@ -62,8 +25,8 @@ fn web_board_in_chromium() {
         out.join("match-chess.pgn"),
         out.join("match-subversion.pgn"),
     ];
-    match_pgn("chess", &pgns[0]);
-    match_pgn("subversion", &pgns[1]);
+    common::match_pgn("chess", &pgns[0]);
+    common::match_pgn("subversion", &pgns[1]);
 
     let addr = turncoat::serve::spawn("127.0.0.1", 0).expect("server starts");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/test_board.py");

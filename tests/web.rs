@@ -65,24 +65,6 @@ fn file_server(dir: &Path) -> (FileServer, String) {
     (server, format!("http://127.0.0.1:{port}/"))
 }
 
-fn match_pgn(variant: &str, out: &Path) {
-    let cfg = Path::new(env!("CARGO_MANIFEST_DIR")).join("engines.toml");
-    let status = Command::new(env!("CARGO_BIN_EXE_turncoat"))
-        .args(["match", "--config"])
-        .arg(&cfg)
-        .args(["--variant", variant, "--depth", "2", "--games", "2"])
-        .args(["--concurrency", "1", "--pgn"])
-        .arg(out)
-        .env("RUST_LOG", "error")
-        .output()
-        .expect("run turncoat match");
-    assert!(
-        status.status.success(),
-        "turncoat match failed: {}",
-        String::from_utf8_lossy(&status.stderr)
-    );
-}
-
 /// The positions compared: the bench's first chess positions, and the first
 /// positions of each variant's perft file.
 fn cases() -> Vec<(VariantKind, String)> {
@@ -156,19 +138,9 @@ fn networks_once(module: &Path) {
 
 #[test]
 fn static_board_in_chromium() {
-    let Ok(python) = std::env::var("TURNCOAT_BROWSER_PYTHON") else {
-        return common::skip_or_fail(
-            "static board test",
-            "TURNCOAT_BROWSER_PYTHON is not set (run .ci/run, which sets up Playwright)",
-        );
+    let Some((python, chromium)) = common::browser_tools("static board test") else {
+        return;
     };
-    let chromium = std::env::var("TURNCOAT_CHROMIUM").unwrap_or("/usr/bin/chromium".into());
-    if !Path::new(&python).exists() {
-        return common::skip_or_fail("static board test", &format!("no python at {python}"));
-    }
-    if !Path::new(&chromium).exists() {
-        return common::skip_or_fail("static board test", &format!("no chromium at {chromium}"));
-    }
     let web: PathBuf = std::env::var_os("TURNCOAT_WEB_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web"));
@@ -191,8 +163,8 @@ fn static_board_in_chromium() {
         out.join("match-chess.pgn"),
         out.join("match-cruisepawns.pgn"),
     ];
-    match_pgn("chess", &pgns[0]);
-    match_pgn("cruisepawns", &pgns[1]);
+    common::match_pgn("chess", &pgns[0]);
+    common::match_pgn("cruisepawns", &pgns[1]);
     let cases = cases();
     let cases_file = out.join("cases.json");
     let listed: Vec<Value> = cases

@@ -159,6 +159,49 @@ pub fn run_turncoat(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// The Playwright Python (`TURNCOAT_BROWSER_PYTHON`, set by `.ci/run`) and the
+/// Chromium (`TURNCOAT_CHROMIUM`, else Debian's) that the browser tests drive;
+/// `None` when one is missing, after [`skip_or_fail`] has said so for `test`.
+pub fn browser_tools(test: &str) -> Option<(String, String)> {
+    let Ok(python) = std::env::var("TURNCOAT_BROWSER_PYTHON") else {
+        skip_or_fail(
+            test,
+            "TURNCOAT_BROWSER_PYTHON is not set (run .ci/run, which sets up Playwright)",
+        );
+        return None;
+    };
+    let chromium = std::env::var("TURNCOAT_CHROMIUM").unwrap_or("/usr/bin/chromium".into());
+    if !std::path::Path::new(&python).exists() {
+        skip_or_fail(test, &format!("no python at {python}"));
+        return None;
+    }
+    if !std::path::Path::new(&chromium).exists() {
+        skip_or_fail(test, &format!("no chromium at {chromium}"));
+        return None;
+    }
+    Some((python, chromium))
+}
+
+/// Two games of `variant` at depth 2 written to `out` by `turncoat match` on
+/// `engines.toml`: a PGN as the match runner writes it, for the boards' import.
+pub fn match_pgn(variant: &str, out: &std::path::Path) {
+    let cfg = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engines.toml");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_turncoat"))
+        .args(["match", "--config"])
+        .arg(&cfg)
+        .args(["--variant", variant, "--depth", "2", "--games", "2"])
+        .args(["--concurrency", "1", "--pgn"])
+        .arg(out)
+        .env("RUST_LOG", "error")
+        .output()
+        .expect("run turncoat match");
+    assert!(
+        status.status.success(),
+        "turncoat match failed: {}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+}
+
 /// A test that needs something from outside the repository that it cannot find
 /// (a program, a browser, a setting): under `CI=true` that is a failure
 /// (`.ci/run` installs and sets them, so their absence means the setup broke);

@@ -27,7 +27,7 @@
 //! without one keeps the hand-written evaluation. `docs/TRAINING.md` gives the
 //! measurements behind the sizes and says how each network was made.
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
@@ -181,9 +181,8 @@ impl EmbeddedNetwork {
     /// shipped file that does not parse is a build defect (the test
     /// `shipped_networks_parse` guards it), hence the panic.
     pub fn network(self) -> &'static Network {
-        static PARSED: OnceLock<Mutex<Vec<(&'static str, &'static Network)>>> = OnceLock::new();
+        static PARSED: Mutex<Vec<(&'static str, &'static Network)>> = Mutex::new(Vec::new());
         let mut parsed = PARSED
-            .get_or_init(Default::default)
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(&(_, net)) = parsed.iter().find(|(file, _)| *file == self.file) {
