@@ -566,9 +566,11 @@ fn apply(before: &Pieces, mover: Color, info: &MoveInfo, fx: &Effects) -> Pieces
         assert!(b.insert(sq, mover.pawn()).is_none(), "{}: {sq}", info.token);
     }
     for &sq in &fx.converted {
+        // A conversion turns a piece to the other side: to the mover's in the
+        // conversion variants, away from it (the moved piece) in the Andernach
+        // variants. The board comparison afterwards checks which.
         let p = b.get_mut(&sq).expect("converted piece");
-        assert_ne!(p.color, mover, "{}: {sq} already the mover's", info.token);
-        p.color = mover;
+        p.color = !p.color;
     }
     assert_eq!(
         fx.cascade.iter().flatten().count(),
@@ -607,9 +609,20 @@ fn check_move(g: &mut LiveGame, token: &str) {
     assert_eq!(info.squares, token_squares(token), "{token}");
     let rebuilt = apply(&before, mover, &info, &fx);
     assert_eq!(rebuilt, pieces(g), "{token}: effects {fx:?}");
+    let after = pieces(g);
+    // A piece that moved and arrived in the other colour (the Andernach
+    // variants) counts as converted too.
+    let turned_on_arrival = |sq: &Square| {
+        fx.moved.iter().any(|&(from, to)| {
+            to == *sq && matches!((before.get(&from), after.get(sq)), (Some(b), Some(a)) if b.color != a.color)
+        })
+    };
     let converted: Vec<Square> = Square::ALL
         .into_iter()
-        .filter(|sq| matches!((before.get(sq), pieces(g).get(sq)), (Some(b), Some(a)) if b.role == a.role && b.color != a.color && !fx.moved.iter().any(|m| m.1 == *sq) && !fx.created.contains(sq)))
+        .filter(|sq| {
+            matches!((before.get(sq), after.get(sq)), (Some(b), Some(a)) if b.role == a.role && b.color != a.color && !fx.moved.iter().any(|m| m.1 == *sq) && !fx.created.contains(sq))
+                || turned_on_arrival(sq)
+        })
         .collect();
     assert_eq!(fx.converted, converted, "{token}");
 }
@@ -638,6 +651,18 @@ fn effects_rebuild_every_example() {
         (
             VariantKind::Pacifist,
             include_str!("data/pacifist_examples.json"),
+        ),
+        (
+            VariantKind::Andernach,
+            include_str!("data/andernach_examples.json"),
+        ),
+        (
+            VariantKind::AntiAndernach,
+            include_str!("data/antiandernach_examples.json"),
+        ),
+        (
+            VariantKind::SuperAndernach,
+            include_str!("data/superandernach_examples.json"),
         ),
     ] {
         let examples: Vec<Value> = serde_json::from_str(json).expect("examples");
@@ -669,7 +694,7 @@ fn effects_rebuild_every_example() {
     }
     // PF27 is a position docs/RULES.md lists although no game reaches it.
     assert_eq!(refused, ["1r6/8/8/8/8/8/8/K6K w - - 0 1"]);
-    assert_eq!(checked, 1288);
+    assert_eq!(checked, 1601);
 }
 
 /// A fixed-seed generator (SplitMix64), so the games are the same every run.
