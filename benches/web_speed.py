@@ -38,7 +38,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # at the signature's depth 9 some search 20,000 (a few milliseconds, less than
 # the browser needs to optimise the code and to clear the bench's fresh hash
 # table of each position).
-DEPTHS = {"chess": 10, "cowardlycrew": 10, "pacifist": 12, "attendingpawns": 10, "subversion": 13, "cruisepawns": 12}
+DEPTHS = {
+    "chess": 10,
+    "cowardlycrew": 10,
+    "pacifist": 12,
+    "attendingpawns": 10,
+    "subversion": 13,
+    "cruisepawns": 12,
+    "andernach": 13,
+    "antiandernach": 15,
+    "superandernach": 15,
+}
 VARIANTS = list(DEPTHS)
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 

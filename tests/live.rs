@@ -566,9 +566,9 @@ fn apply(before: &Pieces, mover: Color, info: &MoveInfo, fx: &Effects) -> Pieces
         assert!(b.insert(sq, mover.pawn()).is_none(), "{}: {sq}", info.token);
     }
     for &sq in &fx.converted {
-        // A conversion turns a piece to the other side: to the mover's in the
-        // conversion variants, away from it (the moved piece) in the Andernach
-        // variants. The board comparison afterwards checks which.
+        // A piece changes sides: an enemy piece to the mover's (conversion,
+        // subversion, persuasion), or in the Andernach variants the mover's
+        // own piece to the other side once it has moved.
         let p = b.get_mut(&sq).expect("converted piece");
         p.color = !p.color;
     }
@@ -610,18 +610,19 @@ fn check_move(g: &mut LiveGame, token: &str) {
     let rebuilt = apply(&before, mover, &info, &fx);
     assert_eq!(rebuilt, pieces(g), "{token}: effects {fx:?}");
     let after = pieces(g);
-    // A piece that moved and arrived in the other colour (the Andernach
-    // variants) counts as converted too.
-    let turned_on_arrival = |sq: &Square| {
-        fx.moved.iter().any(|&(from, to)| {
-            to == *sq && matches!((before.get(&from), after.get(sq)), (Some(b), Some(a)) if b.color != a.color)
-        })
-    };
+    // Pieces that stayed and changed colour, and pieces that moved and arrived
+    // in the other colour (the Andernach variants).
     let converted: Vec<Square> = Square::ALL
         .into_iter()
-        .filter(|sq| {
-            matches!((before.get(sq), after.get(sq)), (Some(b), Some(a)) if b.role == a.role && b.color != a.color && !fx.moved.iter().any(|m| m.1 == *sq) && !fx.created.contains(sq))
-                || turned_on_arrival(sq)
+        .filter(|sq| match fx.moved.iter().find(|m| m.1 == *sq) {
+            Some(&(from, _)) => matches!(
+                (before.get(&from), after.get(sq)),
+                (Some(b), Some(a)) if b.color != a.color
+            ),
+            None => matches!(
+                (before.get(sq), after.get(sq)),
+                (Some(b), Some(a)) if b.role == a.role && b.color != a.color && !fx.created.contains(sq)
+            ),
         })
         .collect();
     assert_eq!(fx.converted, converted, "{token}");

@@ -196,6 +196,9 @@ def play_and_check(b, variant, fen, clicks, token, what):
     b.record_move_time()
 
 
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
 def test_variants(b):
     page = b.page
     # ---- chess: plain moves from the start, promotion with the piece chooser.
@@ -267,6 +270,16 @@ def test_variants(b):
     fx = page.inner_text("#effects")
     check("cascade 1:" in fx and "4:" in fx, f"pacifist cascade shown: {fx!r}")
     b.shot("pacifist")
+
+    # ---- the Andernach variants: the piece that moves changes side (on a
+    # capture; on a quiet move; on any move), a promotion first.
+    fen = "4k3/8/8/3p4/8/2N5/8/4K3 w - - 0 1"
+    play_and_check(b, "andernach", fen, ["c3", "d5"], "c3d5", "capture turns the capturer")
+    conv = page.evaluate("window.turncoat.state.info.last.converted")
+    check(conv == ["d5"], f"andernach converted {conv}")
+    play_and_check(b, "antiandernach", START_FEN, ["e2", "e4"], "e2e4", "quiet move turns the pawn")
+    fen = "3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1"
+    play_and_check(b, "superandernach", fen, ["e7", "d8", ("choose", "Queen")], "e7d8q", "promotion, then the change of side")
 
 
 def test_typed_and_errors(b):

@@ -811,12 +811,16 @@ mod tests {
     #[test]
     fn a_network_read_back_writes_the_same_file() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/src/nnue");
-        for &variant in VariantKind::ALL {
-            let Some(shipped) = with_variant!(variant, V => <V as Policy>::NETWORK) else {
-                continue;
-            };
-            let name = variant.name();
-            let path = dir.join(shipped.file);
+        let mut files: Vec<std::path::PathBuf> = fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| Some(e.ok()?.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "net"))
+            .collect();
+        files.sort();
+        // Six variants ship a network (the Andernach variants have none yet).
+        assert_eq!(files.len(), 6, "{files:?}");
+        for path in files {
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
             let p = Params::read(&path).unwrap();
             let out = std::env::temp_dir()
                 .join(format!("turncoat-reread-{name}-{}.net", std::process::id()));
