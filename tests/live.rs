@@ -653,6 +653,18 @@ fn effects_rebuild_every_example() {
             VariantKind::Pacifist,
             include_str!("data/pacifist_examples.json"),
         ),
+        (
+            VariantKind::Andernach,
+            include_str!("data/andernach_examples.json"),
+        ),
+        (
+            VariantKind::AntiAndernach,
+            include_str!("data/antiandernach_examples.json"),
+        ),
+        (
+            VariantKind::SuperAndernach,
+            include_str!("data/superandernach_examples.json"),
+        ),
     ] {
         let examples: Vec<Value> = serde_json::from_str(json).expect("examples");
         for ex in examples {
@@ -683,7 +695,7 @@ fn effects_rebuild_every_example() {
     }
     // PF27 is a position docs/RULES.md lists although no game reaches it.
     assert_eq!(refused, ["1r6/8/8/8/8/8/8/K6K w - - 0 1"]);
-    assert_eq!(checked, 1288);
+    assert_eq!(checked, 1601);
 }
 
 /// A fixed-seed generator (SplitMix64), so the games are the same every run.

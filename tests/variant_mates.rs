@@ -13,6 +13,7 @@ use turncoat::rules::fen;
 use turncoat::rules::game::{self, Outcome};
 use turncoat::rules::moves::MoveList;
 use turncoat::rules::position::Position;
+use turncoat::rules::variants::andernach::{Andernach, AntiAndernach, SuperAndernach};
 use turncoat::rules::variants::attending_pawns::AttendingPawns;
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::cowardly_crew::CowardlyCrew;
@@ -206,4 +207,45 @@ const PACIFIST_TWO: (&str, &[&str]) = (
 #[test]
 fn pacifist() {
     check::<Pacifist>(PACIFIST_ONE, PACIFIST_TWO);
+}
+
+/// Andernach. Mate in 1: the back-rank Rd8 is a quiet move and keeps its side.
+/// The chess mate in 2 of `BACK_RANK_TWO` is a mate in 1 here: after Qb8+ the
+/// only capture, Rxb8, would turn the rook white on b8, checking its own king,
+/// so it is illegal. Mate in 2: king and rook against the cornered king, as in
+/// chess (no capture is possible): Kb6 or Kc7 takes b8 / b7 / a7 away, then
+/// Rh8.
+const ANDERNACH_TWO: (&str, &[&str]) = ("k7/8/2K5/8/8/8/8/7R w - - 0 1", &["c6b6", "c6c7"]);
+
+#[test]
+fn andernach() {
+    check::<Andernach>(BACK_RANK_ONE, ANDERNACH_TWO);
+    let pos: Position<Andernach> = fen::parse(BACK_RANK_TWO.0).unwrap();
+    assert_eq!(mates_in_one(&pos), ["b2b8"]);
+}
+
+/// Anti-Andernach: a quiet move turns its piece, so the chess back-rank mates
+/// fail (Rd8 would leave a black rook on d8). Mate in 1 by a capture, which
+/// keeps its side: Rxd8. Mate in 2: Bxc5 (a capture, the bishop stays white),
+/// found and checked by brute force here; no mate in 1.
+const ANTI_ONE: (&str, &[&str]) = ("3r2k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", &["d1d8"]);
+const ANTI_TWO: (&str, &[&str]) = ("k1KR4/4B1p1/8/2n2N2/6P1/8/p7/8 w - - 0 1", &["e7c5"]);
+
+#[test]
+fn antiandernach() {
+    check::<AntiAndernach>(ANTI_ONE, ANTI_TWO);
+}
+
+/// Super-Andernach: every move but the king's turns its piece, so a mate
+/// comes by discovery. Mate in 1: d4xc5 turns the pawn black (it then moves
+/// down and cannot reach the a1-h8 diagonal) and uncovers the bishop a1;
+/// rook g1 holds g8 and knight f8 h7. Mate in 2: with the white king on b2 in
+/// the bishop's way, the same d4xc5 first, found and checked by brute force
+/// here; no mate in 1.
+const SUPER_ONE: (&str, &[&str]) = ("5N1k/8/8/2n5/3P4/8/8/BK4R1 w - - 0 1", &["d4c5"]);
+const SUPER_TWO: (&str, &[&str]) = ("5N1k/8/8/2n5/3P4/8/1K6/B5R1 w - - 0 1", &["d4c5"]);
+
+#[test]
+fn superandernach() {
+    check::<SuperAndernach>(SUPER_ONE, SUPER_TWO);
 }

@@ -181,7 +181,9 @@ pub struct Effects {
     pub moved: Vec<(Square, Square)>,
     /// A promotion: the square and the new piece's role.
     pub promoted: Option<(Square, Role)>,
-    /// Pieces that changed colour, in square order (a1, b1, ..., h8).
+    /// Pieces that changed colour, in square order (a1, b1, ..., h8): to the
+    /// mover's side, except in the Andernach variants, where the moved piece
+    /// itself turns to the opponent's.
     pub converted: Vec<Square>,
     /// Pacifist: the same pieces by cascade round, in order; empty in the
     /// variants without a cascade.
