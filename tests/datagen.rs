@@ -396,7 +396,8 @@ fn damaged_packed_files_are_typed_errors() {
 
 /// Through the command line: `train` names the byte where a cut-off file ends,
 /// `datagen` cuts the unfinished record off before it appends, and refuses to
-/// append packed records to a text file or to a file of another variant.
+/// append packed records to a text file or to a file of another variant, and
+/// text to a packed file.
 #[test]
 fn packed_files_on_the_command_line() {
     let dir = scratch("cli");
@@ -463,6 +464,13 @@ fn packed_files_on_the_command_line() {
     assert_eq!(&twice[..last], &whole[..last]);
     assert_eq!(&twice[last..], records);
 
+    let (ok, _, err) = run_turncoat(&["datagen", "--variant", "cowardlycrew", "--out", out]);
+    assert!(!ok);
+    assert!(
+        err.contains(&format!("{out} is a packed file: add --format packed")),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), twice);
     let (ok, _, err) = gen("1", "pacifist");
     assert!(!ok);
     assert!(
@@ -484,5 +492,95 @@ fn packed_files_on_the_command_line() {
     ]);
     assert!(!ok);
     assert!(err.contains("not a packed data file"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The README's GNU parallel recipe for data: three packed shards at once;
+/// `datagen-convert` of the three files together holds the unsharded run's
+/// lines. Needs `parallel` (Debian package `parallel`; .ci/run installs it).
+#[test]
+fn packed_shards_through_gnu_parallel_hold_the_unsharded_run() {
+    // moreutils has a `parallel` of its own, which takes other arguments.
+    match std::process::Command::new("parallel")
+        .arg("--version")
+        .output()
+    {
+        Ok(out) if String::from_utf8_lossy(&out.stdout).contains("GNU parallel") => {}
+        Ok(_) => {
+            return common::skip_or_fail(
+                "GNU parallel test",
+                "`parallel` is not GNU parallel: apt-get install parallel",
+            )
+        }
+        Err(e) => {
+            return common::skip_or_fail(
+                "GNU parallel test",
+                &format!("cannot run parallel ({e}): apt-get install parallel"),
+            )
+        }
+    }
+    let dir = scratch("parallel");
+    let (whole, _) = datagen("subversion", "parallel-whole", "1", "5", &[]);
+    let shard = dir.join("shard-{}.bin");
+    let out = std::process::Command::new("parallel")
+        .args([
+            "--will-cite",
+            "--halt",
+            "now,fail=1",
+            env!("CARGO_BIN_EXE_turncoat"),
+        ])
+        .args([
+            "datagen",
+            "--variant",
+            "subversion",
+            "--games",
+            "5",
+            "--nodes",
+            "400",
+            "--random-plies",
+            "10",
+            "--seed",
+            "7",
+            "--threads",
+            "1",
+            "--format",
+            "packed",
+            "--shard",
+            "{}/3",
+            "--out",
+            shard.to_str().unwrap(),
+            ":::",
+            "1",
+            "2",
+            "3",
+        ])
+        .output()
+        .expect("run parallel");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let joined = dir.join("all.txt");
+    let (ok, _, err) = run_turncoat(&[
+        "datagen-convert",
+        "--variant",
+        "subversion",
+        "--format",
+        "text",
+        "--out",
+        joined.to_str().unwrap(),
+        dir.join("shard-1.bin").to_str().unwrap(),
+        dir.join("shard-2.bin").to_str().unwrap(),
+        dir.join("shard-3.bin").to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let joined = std::fs::read_to_string(&joined).unwrap();
+    let mut from_shards: Vec<&str> = joined.lines().collect();
+    let mut whole: Vec<&str> = whole.lines().collect();
+    assert!(whole.len() > 20, "only {} positions", whole.len());
+    from_shards.sort_unstable();
+    whole.sort_unstable();
+    assert_eq!(from_shards, whole);
     let _ = std::fs::remove_dir_all(&dir);
 }

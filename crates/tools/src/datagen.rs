@@ -118,6 +118,12 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         return Err("--nodes and --threads must be positive".into());
     }
     let file = match args.format {
+        Format::Text if starts_packed(&args.out) => {
+            return Err(format!(
+                "{} is a packed file: add --format packed to append to it",
+                args.out.display()
+            ))
+        }
         Format::Text => File::options()
             .create(true)
             .append(true)
@@ -197,6 +203,18 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         .map_err(|_| "output lock poisoned".to_string())?
         .flush()
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))
+}
+
+/// Whether `path` is a regular file that starts as a packed file does (text
+/// appended to it would spoil it).
+fn starts_packed(path: &std::path::Path) -> bool {
+    if !path.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut start = [0u8; packed::MAGIC.len()];
+    File::open(path)
+        .and_then(|mut f| packed::read_full(&mut f, &mut start))
+        .is_ok_and(|got| packed::is_packed(&start[..got]))
 }
 
 /// A game's positions as `format` writes them, and how many.

@@ -496,7 +496,7 @@ fn push_square(s: &mut String, index: u8) {
 }
 
 /// Reads as much of `buf` as the source holds: fewer bytes only at its end.
-pub(crate) fn read_full(source: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+pub fn read_full(source: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {
         match source.read(&mut buf[filled..]) {

@@ -738,6 +738,12 @@ mod tests {
     /// output, bucket by bucket (each bucket's bias 200 cp from the next, so a
     /// layer read from the wrong place shows), at every width tried, plain and
     /// king-bucketed (kings on both halves of the board and in every bucket).
+    /// docs/TRAINING.md gives this as the memory a position takes in training.
+    #[test]
+    fn a_sample_takes_104_bytes() {
+        assert_eq!(SAMPLE_BYTES, 104);
+    }
+
     #[test]
     fn written_network_evaluates_like_the_trainer() {
         for hidden in [nnue::HIDDEN, 64, 512] {
