@@ -1,6 +1,6 @@
 //! The packed training-data format: what `datagen --format packed` writes,
 //! `datagen-convert` makes from text files and `train` reads, one record per
-//! labelled position, about half the size of a text line and never more.
+//! labelled position, about half the size of its text line.
 //!
 //! A file is a header, then records back to back:
 //!
