@@ -1,5 +1,5 @@
 //! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`, `tune`,
-//! `datagen`, `train`, `serve`. A clap dispatch and nothing else.
+//! `datagen`, `datagen-convert`, `train`, `match-merge`, `serve`. A clap dispatch and nothing else.
 
 use std::process::ExitCode;
 
@@ -11,7 +11,7 @@ use turncoat::rules::variants::VariantKind;
 #[cfg(feature = "serve")]
 use turncoat::serve;
 #[cfg(feature = "tools")]
-use turncoat::tools::{datagen, train, tune};
+use turncoat::tools::{convert, datagen, train, tune};
 #[cfg(feature = "tournament")]
 use turncoat::tournament;
 
@@ -72,9 +72,14 @@ enum Command {
     Tune(tune::TuneArgs),
     #[cfg(feature = "tools")]
     /// Play self-play games of a variant (--variant, chess by default) at fixed
-    /// nodes and write their quiet positions (`FEN;score;result`) as training
-    /// data for `train`.
+    /// nodes and write their quiet positions (`FEN;score;result` lines, or
+    /// --format packed records) as training data for `train`; --shard I/N plays
+    /// part of the run.
     Datagen(datagen::DatagenArgs),
+    #[cfg(feature = "tools")]
+    /// Convert training data between the text and packed formats (to packed
+    /// unless --format text).
+    DatagenConvert(convert::ConvertArgs),
     #[cfg(feature = "tools")]
     /// Train a variant's network (--variant, chess by default) on labelled
     /// positions (`datagen`, scripts/label_positions.py) and write it to the
@@ -108,6 +113,8 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => tune::run(&args),
         #[cfg(feature = "tools")]
         Some(Command::Datagen(args)) => datagen::run(&args),
+        #[cfg(feature = "tools")]
+        Some(Command::DatagenConvert(args)) => convert::run(&args),
         #[cfg(feature = "tools")]
         Some(Command::Train(args)) => train::run(&args),
         #[cfg(feature = "tournament")]

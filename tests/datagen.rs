@@ -1,8 +1,12 @@
 //! `turncoat datagen`: every written line is a quiet, legal chess position after
-//! the random opening with an integer score and a result, and a seed means the
-//! same games whatever the number of threads.
+//! the random opening with an integer score and a result, a seed means the
+//! same games whatever the number of threads, shards together are the unsharded
+//! run, and the packed format holds exactly what the text format does, in every
+//! variant, and refuses damaged files by name.
 
 mod common;
+
+use std::path::PathBuf;
 
 use common::run_turncoat;
 use turncoat::rules::fen;
@@ -11,6 +15,7 @@ use turncoat::rules::moves::{MoveKind, MoveList};
 use turncoat::rules::position::Position;
 use turncoat::rules::variants::chess::Chess;
 use turncoat::rules::variants::{Variant, VariantKind};
+use turncoat::tools::packed::{self, GameResult, PackedError, Reader};
 use turncoat::with_variant;
 
 fn generate(name: &str, threads: &str) -> Vec<String> {
@@ -18,13 +23,38 @@ fn generate(name: &str, threads: &str) -> Vec<String> {
 }
 
 fn generate_variant(variant: &str, name: &str, threads: &str, games: &str) -> Vec<String> {
+    let (text, err) = datagen(variant, name, threads, games, &[]);
+    assert!(err.contains(&format!("{games} games")), "{err}");
+    text.lines().map(str::to_string).collect()
+}
+
+/// The file `turncoat datagen` writes with these options and `extra`, and its
+/// stderr.
+fn datagen(
+    variant: &str,
+    name: &str,
+    threads: &str,
+    games: &str,
+    extra: &[&str],
+) -> (String, String) {
+    let (bytes, err) = datagen_bytes(variant, name, threads, games, extra);
+    (String::from_utf8(bytes).expect("text output"), err)
+}
+
+fn datagen_bytes(
+    variant: &str,
+    name: &str,
+    threads: &str,
+    games: &str,
+    extra: &[&str],
+) -> (Vec<u8>, String) {
     let path = std::env::temp_dir().join(format!(
         "turncoat-datagen-{}-{variant}-{name}.txt",
         std::process::id()
     ));
     let _ = std::fs::remove_file(&path);
     let out = path.to_string_lossy().into_owned();
-    let (ok, _, err) = run_turncoat(&[
+    let mut args = vec![
         "datagen",
         "--variant",
         variant,
@@ -40,12 +70,43 @@ fn generate_variant(variant: &str, name: &str, threads: &str, games: &str) -> Ve
         "7",
         "--threads",
         threads,
-    ]);
+    ];
+    args.extend(extra);
+    let (ok, _, err) = run_turncoat(&args);
     assert!(ok, "{err}");
-    assert!(err.contains(&format!("{games} games")), "{err}");
-    let text = std::fs::read_to_string(&path).expect("output written");
+    let bytes = std::fs::read(&path).expect("output written");
     let _ = std::fs::remove_file(&path);
-    text.lines().map(str::to_string).collect()
+    (bytes, err)
+}
+
+/// `--shard I/N` plays the games i with i mod N = I-1 of the run: three shards
+/// of a 7-game run (3, 2 and 2 games) hold together exactly the positions of
+/// the unsharded run, as a multiset (a game played twice, or a game left out,
+/// shows).
+#[test]
+fn three_shards_hold_the_unsharded_run() {
+    let (whole, _) = datagen("chess", "whole", "2", "7", &[]);
+    let mut whole: Vec<&str> = whole.lines().collect();
+    let mut union = Vec::new();
+    for (i, games) in [(1, 3), (2, 2), (3, 2)] {
+        let shard = format!("{i}/3");
+        let (part, err) = datagen(
+            "chess",
+            &format!("shard{i}"),
+            "1",
+            "7",
+            &["--shard", &shard],
+        );
+        // The progress line counts the shard's own games.
+        assert!(err.contains(&format!("{games} games, ")), "{shard}: {err}");
+        assert!(!part.is_empty(), "{shard}: no positions");
+        union.extend(part.lines().map(str::to_string));
+    }
+    let mut union: Vec<&str> = union.iter().map(String::as_str).collect();
+    whole.sort_unstable();
+    union.sort_unstable();
+    assert_eq!(whole.len(), union.len());
+    assert_eq!(whole, union);
 }
 
 #[test]
@@ -149,4 +210,377 @@ fn bad_arguments_are_refused() {
     let (ok, _, err) = run_turncoat(&["datagen", "--out", "/nonexistent-dir/x.txt"]);
     assert!(!ok);
     assert!(err.contains("cannot open"), "{err}");
+    for bad in ["0/3", "4/3", "1/0", "x"] {
+        let (ok, _, err) = run_turncoat(&["datagen", "--out", "/dev/null", "--shard", bad]);
+        assert!(!ok, "{bad}");
+        assert!(
+            err.contains(&format!("bad shard '{bad}': expected I/N with 1 <= I <= N")),
+            "{err}"
+        );
+    }
+}
+
+// ------------------------------------------------------------- packed format
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("turncoat-datagen-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// `datagen-convert` of `input` into a new file of `format`: its bytes.
+fn convert(variant: &str, input: &std::path::Path, format: &str, out: &std::path::Path) -> Vec<u8> {
+    let (ok, _, err) = run_turncoat(&[
+        "datagen-convert",
+        "--variant",
+        variant,
+        "--format",
+        format,
+        "--out",
+        out.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    std::fs::read(out).expect("converted file")
+}
+
+/// In every variant the same run written as text and as packed records holds
+/// the same positions in the same order (one thread): each text line's
+/// position, packed by the library, is the packed file's next record, and
+/// unpacks to the line's FEN, score and result exactly; `datagen-convert`
+/// turns either file into the other byte for byte.
+#[test]
+fn packed_records_are_the_text_lines_in_every_variant() {
+    let dir = scratch("formats");
+    for &variant in VariantKind::ALL {
+        let name = variant.name();
+        let (text, _) = datagen(name, "as-text", "1", "3", &[]);
+        let (bytes, err) = datagen_bytes(name, "as-packed", "1", "3", &["--format", "packed"]);
+        assert!(err.contains("3 games"), "{err}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.len() > 5, "{name}: only {} positions", lines.len());
+
+        let mut expected = packed::header(variant);
+        let mut reader = Reader::new(&bytes[..]).expect("a packed file");
+        assert_eq!(reader.variant(), variant);
+        for line in &lines {
+            let fields: Vec<&str> = line.split(';').collect();
+            let score: i32 = fields[1].parse().unwrap();
+            let result = match fields[2] {
+                "1" => GameResult::WhiteWon,
+                "0.5" => GameResult::Draw,
+                _ => GameResult::BlackWon,
+            };
+            let mut record = Vec::new();
+            with_variant!(variant, V => {
+                let pos: Position<V> = fen::parse(fields[0]).unwrap();
+                packed::encode(&pos, score, result, &mut record).unwrap();
+            });
+            // 32 bytes, and more only for what the fixed part cannot hold.
+            assert!(record.len() >= packed::FIXED_BYTES, "{line}");
+            if fields[0].split(' ').count() == 6 {
+                assert_eq!(record.len(), packed::FIXED_BYTES, "{line}");
+            }
+            expected.extend_from_slice(&record);
+            let unpacked = reader
+                .next_record()
+                .expect("a record")
+                .expect("not the end");
+            assert_eq!(unpacked.line(), *line, "{name}");
+        }
+        assert!(
+            reader.next_record().unwrap().is_none(),
+            "{name}: extra records"
+        );
+        assert_eq!(
+            bytes, expected,
+            "{name}: the file is not the lines' records"
+        );
+
+        let text_file = dir.join(format!("{name}.txt"));
+        let packed_file = dir.join(format!("{name}.bin"));
+        std::fs::write(&text_file, &text).unwrap();
+        std::fs::write(&packed_file, &bytes).unwrap();
+        let back = convert(
+            name,
+            &packed_file,
+            "text",
+            &dir.join(format!("{name}-back.txt")),
+        );
+        assert_eq!(String::from_utf8(back).unwrap(), text, "{name}");
+        let packed_again = convert(
+            name,
+            &text_file,
+            "packed",
+            &dir.join(format!("{name}-again.bin")),
+        );
+        assert_eq!(packed_again, bytes, "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A packed file cut anywhere is an error that names the record it cut (the
+/// records before it read whole), and a byte changed anywhere is a typed error
+/// or another valid record, never a panic.
+#[test]
+fn damaged_packed_files_are_typed_errors() {
+    let (bytes, _) = datagen_bytes(
+        "attendingpawns",
+        "damaged",
+        "1",
+        "2",
+        &["--format", "packed"],
+    );
+    let header = packed::header(VariantKind::AttendingPawns).len();
+    // Record boundaries, from the lengths the records give themselves.
+    let mut starts = vec![header];
+    while *starts.last().unwrap() < bytes.len() {
+        let at = *starts.last().unwrap();
+        starts.push(at + packed::FIXED_BYTES + usize::from(bytes[at + 31]));
+    }
+    assert_eq!(*starts.last().unwrap(), bytes.len());
+    assert!(starts.len() > 3, "too few records");
+    for cut in 0..bytes.len() {
+        let read = |data: &[u8]| -> Result<usize, PackedError> {
+            let mut reader = Reader::new(data)?;
+            let mut n = 0;
+            while reader.next_record()?.is_some() {
+                n += 1;
+            }
+            Ok(n)
+        };
+        match read(&bytes[..cut]) {
+            Err(PackedError::Truncated { offset }) => {
+                let offset = offset as usize;
+                if cut < header {
+                    assert_eq!(offset, 0, "cut at {cut}");
+                } else {
+                    let inside = starts.iter().rposition(|&s| s <= cut).unwrap();
+                    assert_eq!(offset, starts[inside], "cut at {cut}");
+                    assert!(cut > offset);
+                }
+            }
+            Ok(n) => assert!(
+                starts.contains(&cut) && n == starts.iter().position(|&s| s == cut).unwrap(),
+                "cut at {cut}"
+            ),
+            Err(e) => panic!("cut at {cut}: {e}"),
+        }
+    }
+    assert!(matches!(
+        Reader::new(&b"rnbqkbnr/pppppppp"[..]),
+        Err(PackedError::NotPacked)
+    ));
+    assert!(matches!(
+        Reader::new(&b"TCPK\x02\x05chess"[..]),
+        Err(PackedError::Version { found: 2 })
+    ));
+    assert!(matches!(
+        Reader::new(&b"TCPK\x01\x05chest"[..]),
+        Err(PackedError::UnknownVariant { .. })
+    ));
+    // Every value of every byte of the first record: an error or a record,
+    // and what reads as a record is one the variant takes or a typed refusal.
+    let first = &bytes[..starts[2]];
+    for i in header..first.len() {
+        for value in 0..=255u8 {
+            let mut damaged = first.to_vec();
+            damaged[i] = value;
+            let mut reader = Reader::new(&damaged[..]).unwrap();
+            let _ = reader
+                .next_position::<turncoat::rules::variants::attending_pawns::AttendingPawns>();
+        }
+    }
+}
+
+/// Through the command line: `train` names the byte where a cut-off file ends,
+/// `datagen` cuts the unfinished record off before it appends, and refuses to
+/// append packed records to a text file or to a file of another variant, and
+/// text to a packed file.
+#[test]
+fn packed_files_on_the_command_line() {
+    let dir = scratch("cli");
+    let file = dir.join("cc.bin");
+    let out = file.to_str().unwrap();
+    let gen = |games: &str, variant: &str| {
+        run_turncoat(&[
+            "datagen",
+            "--variant",
+            variant,
+            "--out",
+            out,
+            "--format",
+            "packed",
+            "--games",
+            games,
+            "--nodes",
+            "300",
+            "--random-plies",
+            "10",
+            "--seed",
+            "3",
+            "--threads",
+            "1",
+        ])
+    };
+    let (ok, _, err) = gen("2", "cowardlycrew");
+    assert!(ok, "{err}");
+    let whole = std::fs::read(&file).unwrap();
+    let cut = whole.len() - 5;
+    std::fs::write(&file, &whole[..cut]).unwrap();
+    let last = cut - (packed::FIXED_BYTES - 5);
+    let (ok, _, err) = run_turncoat(&[
+        "train",
+        "--variant",
+        "cowardlycrew",
+        out,
+        "--out",
+        dir.join("x.net").to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains(&format!(
+            "{out}: the file ends inside the record at byte {last}"
+        )),
+        "{err}"
+    );
+    // Appending repairs it first: the two runs' records, whole.
+    let (ok, _, err) = gen("2", "cowardlycrew");
+    assert!(ok, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{out}: cut off the last {} bytes",
+            packed::FIXED_BYTES - 5
+        )),
+        "{err}"
+    );
+    let twice = std::fs::read(&file).unwrap();
+    let records = &whole[packed::header(VariantKind::CowardlyCrew).len()..];
+    assert_eq!(
+        twice.len(),
+        whole.len() - packed::FIXED_BYTES + records.len()
+    );
+    assert_eq!(&twice[..last], &whole[..last]);
+    assert_eq!(&twice[last..], records);
+
+    let (ok, _, err) = run_turncoat(&["datagen", "--variant", "cowardlycrew", "--out", out]);
+    assert!(!ok);
+    assert!(
+        err.contains(&format!("{out} is a packed file: add --format packed")),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), twice);
+    let (ok, _, err) = gen("1", "pacifist");
+    assert!(!ok);
+    assert!(
+        err.contains(&format!(
+            "{out}: a file of cowardlycrew positions, not pacifist"
+        )),
+        "{err}"
+    );
+    let text = dir.join("text.txt");
+    std::fs::write(&text, "4k3/8/8/8/8/8/8/4K3 w - - 0 1;0;0.5\n").unwrap();
+    let (ok, _, err) = run_turncoat(&[
+        "datagen",
+        "--out",
+        text.to_str().unwrap(),
+        "--format",
+        "packed",
+        "--games",
+        "1",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("not a packed data file"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The README's GNU parallel recipe for data: three packed shards at once;
+/// `datagen-convert` of the three files together holds the unsharded run's
+/// lines. Needs `parallel` (Debian package `parallel`; .ci/run installs it).
+#[test]
+fn packed_shards_through_gnu_parallel_hold_the_unsharded_run() {
+    // moreutils has a `parallel` of its own, which takes other arguments.
+    match std::process::Command::new("parallel")
+        .arg("--version")
+        .output()
+    {
+        Ok(out) if String::from_utf8_lossy(&out.stdout).contains("GNU parallel") => {}
+        Ok(_) => {
+            return common::skip_or_fail(
+                "GNU parallel test",
+                "`parallel` is not GNU parallel: apt-get install parallel",
+            )
+        }
+        Err(e) => {
+            return common::skip_or_fail(
+                "GNU parallel test",
+                &format!("cannot run parallel ({e}): apt-get install parallel"),
+            )
+        }
+    }
+    let dir = scratch("parallel");
+    let (whole, _) = datagen("subversion", "parallel-whole", "1", "5", &[]);
+    let shard = dir.join("shard-{}.bin");
+    let out = std::process::Command::new("parallel")
+        .args([
+            "--will-cite",
+            "--halt",
+            "now,fail=1",
+            env!("CARGO_BIN_EXE_turncoat"),
+        ])
+        .args([
+            "datagen",
+            "--variant",
+            "subversion",
+            "--games",
+            "5",
+            "--nodes",
+            "400",
+            "--random-plies",
+            "10",
+            "--seed",
+            "7",
+            "--threads",
+            "1",
+            "--format",
+            "packed",
+            "--shard",
+            "{}/3",
+            "--out",
+            shard.to_str().unwrap(),
+            ":::",
+            "1",
+            "2",
+            "3",
+        ])
+        .output()
+        .expect("run parallel");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let joined = dir.join("all.txt");
+    let (ok, _, err) = run_turncoat(&[
+        "datagen-convert",
+        "--variant",
+        "subversion",
+        "--format",
+        "text",
+        "--out",
+        joined.to_str().unwrap(),
+        dir.join("shard-1.bin").to_str().unwrap(),
+        dir.join("shard-2.bin").to_str().unwrap(),
+        dir.join("shard-3.bin").to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let joined = std::fs::read_to_string(&joined).unwrap();
+    let mut from_shards: Vec<&str> = joined.lines().collect();
+    let mut whole: Vec<&str> = whole.lines().collect();
+    assert!(whole.len() > 20, "only {} positions", whole.len());
+    from_shards.sort_unstable();
+    whole.sort_unstable();
+    assert_eq!(from_shards, whole);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -127,3 +127,150 @@ fn out_is_required() {
     assert!(err.contains("--out <OUT>"), "{err}");
     assert!(err.contains("required"), "{err}");
 }
+
+/// `turncoat` with `args`: its success and stderr.
+fn turncoat(args: &[&str]) -> (bool, String) {
+    let out = Command::new(EXE).args(args).output().expect("run turncoat");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `train` makes the same network, byte for byte, from a text file and from its
+/// packed conversion (`datagen-convert`), with the same seed and options (two
+/// epochs, --mirror, scores blended with results, the file as --test too): the
+/// conversion keeps every position and label that train reads from the text,
+/// in order, whatever the text's spelling (castling letters in any order, an en
+/// passant square no pawn can take, `35.0`, `1.0`, spaces), and drops the line
+/// whose position train skips (and the 12 of `data`'s whose knight gives
+/// check to the side not to move).
+#[test]
+fn a_packed_file_trains_the_network_of_its_text() {
+    let dir = scratch("packed");
+    let mut body = data("4k3/8/8/8/8/8/8/4K3 w - - 0 1 a1a2;10;1");
+    for line in [
+        "r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1;35.0;1.0",
+        "4k3/8/8/8/8/8/8/4K2R b K e3 3 40;-20;0",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1; 30 ;1",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3;-41;0",
+    ] {
+        body.push_str(line);
+        body.push('\n');
+    }
+    let text = dir.join("data.txt");
+    std::fs::write(&text, &body).unwrap();
+    let packed = dir.join("data.bin");
+    let (ok, err) = turncoat(&[
+        "datagen-convert",
+        "--out",
+        packed.to_str().unwrap(),
+        text.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains(&format!(
+            "141 positions written to {}, 13 malformed lines skipped",
+            packed.display()
+        )),
+        "{err}"
+    );
+    let net = |data: &Path, name: &str| {
+        let out = dir.join(name);
+        let data = data.to_str().unwrap();
+        let (ok, err) = turncoat(&[
+            "train",
+            data,
+            "--test",
+            data,
+            "--epochs",
+            "2",
+            "--batch",
+            "32",
+            "--threads",
+            "1",
+            "--hidden",
+            "32",
+            "--mirror",
+            "--lambda",
+            "0.7",
+            "--scale",
+            "1",
+            "--seed",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(ok, "{err}");
+        // 141 positions: 2 held out, 139 trained on, mirrored.
+        assert!(
+            err.contains("278 training, 2 validation, 141 test positions"),
+            "{err}"
+        );
+        std::fs::read(out).unwrap()
+    };
+    let from_text = net(&text, "text.net");
+    let from_packed = net(&packed, "packed.net");
+    assert_eq!(from_text, from_packed);
+
+    // A packed file is of one variant.
+    let (ok, err) = turncoat(&[
+        "train",
+        "--variant",
+        "pacifist",
+        packed.to_str().unwrap(),
+        "--out",
+        dir.join("p.net").to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains(&format!(
+            "error: {}: a file of chess positions, not pacifist",
+            packed.display()
+        )),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `datagen-convert` refuses labels the packed format cannot hold, naming the
+/// line, and never overwrites a file.
+#[test]
+fn datagen_convert_refuses_what_it_cannot_pack() {
+    let dir = scratch("convert");
+    let packed = dir.join("out.bin");
+    let o = packed.to_str().unwrap();
+    let text = dir.join("data.txt");
+    let t = text.to_str().unwrap();
+    for (labels, why) in [
+        (
+            "12.5;1",
+            "score 12.5 is not a whole number in -32768..32767",
+        ),
+        (
+            "40000;1",
+            "score 40000 is not a whole number in -32768..32767",
+        ),
+        ("12;0.25", "result 0.25 is not 0, 0.5 or 1"),
+    ] {
+        std::fs::write(
+            &text,
+            data(&format!("4k3/8/8/8/8/8/8/4K3 w - - 0 1;{labels}")),
+        )
+        .unwrap();
+        let (ok, err) = turncoat(&["datagen-convert", "--out", o, t]);
+        assert!(!ok, "{labels}");
+        assert!(
+            err.contains(&format!("error: {t}:101: {why}")),
+            "{labels}: {err}"
+        );
+        assert!(!packed.exists(), "{labels}: a file was left");
+    }
+    std::fs::write(&packed, "keep").unwrap();
+    std::fs::write(&text, data("4k3/8/8/8/8/8/8/4K3 w - - 0 1;12;1")).unwrap();
+    let (ok, err) = turncoat(&["datagen-convert", "--out", o, t]);
+    assert!(!ok);
+    assert!(err.contains("exists already"), "{err}");
+    assert_eq!(std::fs::read_to_string(&packed).unwrap(), "keep");
+    let _ = std::fs::remove_dir_all(&dir);
+}

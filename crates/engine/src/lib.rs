@@ -1,6 +1,7 @@
-//! The engine: search, evaluation, the chess network, benchmarks and balanced
-//! openings, on top of [`turncoat_rules`]. Nothing here does I/O on stdin/stdout:
-//! searches report through callbacks, and the front ends format.
+//! The engine: search, evaluation, the chess network, benchmarks, balanced
+//! openings and the shards of a long series of games, on top of
+//! [`turncoat_rules`]. Nothing here does I/O on stdin/stdout: searches report
+//! through callbacks, and the front ends format.
 
 pub mod bench;
 pub mod clock;
@@ -10,6 +11,7 @@ pub mod openings;
 pub mod policy;
 pub mod search;
 pub mod session;
+pub mod shard;
 
 pub use session::{Engine, Event, SessionError, StaticEval};
 

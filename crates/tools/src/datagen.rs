@@ -10,11 +10,17 @@
 //! chess, plus the variant's tactical moves), outside the random opening. Games
 //! end by the variant's own rules (`Game::outcome`).
 //!
-//! Output, one position per line: `FEN;score;result` (the variant's FEN, with its
-//! seventh field where the variant has one), the score Turncoat's search
-//! gave it (centipawns, White's view) and the game's result for White (1, 0.5, 0).
+//! Output (`--format text`, the default), one position per line:
+//! `FEN;score;result` (the variant's FEN, with its seventh field where the
+//! variant has one), the score Turncoat's search gave it (centipawns, White's
+//! view) and the game's result for White (1, 0.5, 0). `--format packed` writes
+//! the same as the records of [`crate::packed`] (32 bytes a chess position).
 //! `scripts/label_positions.py --relabel` can replace the score by Stockfish's
-//! static evaluation; `turncoat train` reads either.
+//! static evaluation; `turncoat train` reads all of these.
+//!
+//! `--shard I/N` plays the games `i` with `i mod N = I - 1` (as `turncoat match
+//! --shard` its game pairs): game `i` is the same wherever it is played, so the
+//! N parts' files together hold the unsharded run's positions.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -26,15 +32,18 @@ use std::time::Instant;
 use clap::Args;
 use shakmaty::Color;
 
+use crate::data::Format;
+use crate::packed::{self, GameResult};
 use turncoat_engine::openings::random_opening;
 use turncoat_engine::policy::Policy;
 use turncoat_engine::search::tt::TranspositionTable;
 use turncoat_engine::search::{self, HistoryStore, Limits, Options, Shared, MATE_BOUND};
+use turncoat_engine::shard::Shard;
 use turncoat_rules::fen;
 use turncoat_rules::game::{self, Game, Outcome};
 use turncoat_rules::moves::Move;
 use turncoat_rules::position::Position;
-use turncoat_rules::variants::VariantKind;
+use turncoat_rules::variants::{Variant, VariantKind};
 use turncoat_rules::with_variant;
 
 #[derive(Args, Debug, Clone)]
@@ -45,6 +54,10 @@ pub struct DatagenArgs {
     /// Where to append the positions.
     #[arg(long)]
     pub out: PathBuf,
+    /// How to write them: text lines, or packed records (a packed --out must be
+    /// new, empty or a packed file of the same variant).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     /// Games to play.
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
@@ -58,9 +71,14 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
     /// Seeds the openings: game `i` of seed `s` is the same on every machine, so
-    /// shards with different seeds never repeat each other.
+    /// runs with different seeds never repeat each other.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Play only part I of N of the run: its games i (0-based, of --games) with
+    /// i mod N = I-1. The N parts' files together hold the positions of the
+    /// unsharded run (give every part the same options and seed).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
     /// Hash table per game, in MiB.
     #[arg(long, default_value_t = 8)]
     pub hash: usize,
@@ -79,13 +97,13 @@ const DRAW_FROM_PLY: usize = 80;
 /// Games longer than this are drawn (the 50-move rule ends almost all before).
 const MAX_PLIES: usize = 600;
 
-/// One game's kept positions and its result for White ("1", "0.5", "0"), and
-/// the game itself (so that it can be replayed): the opening's FEN, the moves
-/// played and every search's score (White's view), one more score than moves
-/// when adjudication stopped the game.
-struct Played {
-    positions: Vec<(String, i32)>,
-    result: &'static str,
+/// One game's kept positions and its result for White, and the game itself (so
+/// that it can be replayed): the opening's FEN, the moves played and every
+/// search's score (White's view), one more score than moves when adjudication
+/// stopped the game.
+struct Played<V: Variant> {
+    positions: Vec<(Position<V>, i32)>,
+    result: GameResult,
     // The record only the tests read back (they replay every game from it).
     #[cfg_attr(not(test), allow(dead_code))]
     opening: String,
@@ -99,12 +117,42 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     if args.nodes == 0 || args.threads == 0 {
         return Err("--nodes and --threads must be positive".into());
     }
-    let file = File::options()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .map_err(|e| format!("cannot open {}: {e}", args.out.display()))?;
+    let file = match args.format {
+        Format::Text if starts_packed(&args.out) => {
+            return Err(format!(
+                "{} is a packed file: add --format packed to append to it",
+                args.out.display()
+            ))
+        }
+        Format::Text => File::options()
+            .create(true)
+            .append(true)
+            .open(&args.out)
+            .map_err(|e| format!("cannot open {}: {e}", args.out.display()))?,
+        Format::Packed => {
+            let (file, cut) =
+                packed::open_append(&args.out, args.variant).map_err(|e| match e {
+                    packed::PackedError::Io(e) => {
+                        format!("cannot open {}: {e}", args.out.display())
+                    }
+                    e => format!("{}: {e}", args.out.display()),
+                })?;
+            if cut > 0 {
+                eprintln!(
+                    "{}: cut off the last {cut} bytes, a record left unfinished",
+                    args.out.display()
+                );
+            }
+            file
+        }
+    };
     let out = Mutex::new(BufWriter::new(file));
+    let (first, step) = match args.shard {
+        Some(shard) => ((shard.index - 1) as u64, shard.count as u64),
+        None => (0, 1),
+    };
+    // This run's games: first, first + step, ... below --games.
+    let planned = args.games.saturating_sub(first).div_ceil(step);
     let next = AtomicU64::new(0);
     let kept = AtomicU64::new(0);
     let done = AtomicU64::new(0);
@@ -114,19 +162,17 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     std::thread::scope(|scope| {
         for _ in 0..args.threads {
             scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= args.games || error.lock().map_or(true, |e| e.is_some()) {
+                let nth = next.fetch_add(1, Ordering::Relaxed);
+                if nth >= planned || error.lock().map_or(true, |e| e.is_some()) {
                     return;
                 }
-                let played = with_variant!(args.variant, V => play_game::<V>(args, index));
-                let written = played.and_then(|played| {
-                    let mut text = String::new();
-                    for (fen, score) in &played.positions {
-                        text.push_str(&format!("{fen};{score};{}\n", played.result));
-                    }
+                let index = first + nth * step;
+                let written = with_variant!(args.variant, V => play_game::<V>(args, index)
+                    .and_then(|played| game_bytes(&played, args.format)))
+                .and_then(|(bytes, count)| {
                     let mut w = out.lock().map_err(|_| "output lock poisoned".to_string())?;
-                    w.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-                    Ok(played.positions.len() as u64)
+                    w.write_all(&bytes).map_err(|e| e.to_string())?;
+                    Ok(count)
                 });
                 let count = match written {
                     Ok(count) => count,
@@ -139,7 +185,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                 };
                 let total = kept.fetch_add(count, Ordering::Relaxed) + count;
                 let games = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if games.is_multiple_of(100) || games == args.games {
+                if games.is_multiple_of(100) || games == planned {
                     let secs = start.elapsed().as_secs_f64().max(1e-9);
                     eprintln!(
                         "{games} games, {total} positions, {:.0} games/min, {:.0} positions/s",
@@ -159,8 +205,37 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))
 }
 
+/// Whether `path` is a regular file that starts as a packed file does (text
+/// appended to it would spoil it).
+fn starts_packed(path: &std::path::Path) -> bool {
+    if !path.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut start = [0u8; packed::MAGIC.len()];
+    File::open(path)
+        .and_then(|mut f| packed::read_full(&mut f, &mut start))
+        .is_ok_and(|got| packed::is_packed(&start[..got]))
+}
+
+/// A game's positions as `format` writes them, and how many.
+fn game_bytes<V: Variant>(played: &Played<V>, format: Format) -> Result<(Vec<u8>, u64), String> {
+    let mut bytes = Vec::new();
+    for (pos, score) in &played.positions {
+        match format {
+            Format::Text => {
+                let line = format!("{};{score};{}\n", fen::format(pos), played.result.text());
+                bytes.extend_from_slice(line.as_bytes());
+            }
+            Format::Packed => {
+                packed::encode(pos, *score, played.result, &mut bytes).map_err(|e| e.to_string())?
+            }
+        }
+    }
+    Ok((bytes, played.positions.len() as u64))
+}
+
 /// Plays game `index` of the series to its end (or adjudication).
-fn play_game<V: Policy>(args: &DatagenArgs, index: u64) -> Result<Played, String> {
+fn play_game<V: Policy>(args: &DatagenArgs, index: u64) -> Result<Played<V>, String> {
     let opening = random_opening::<V>(args.seed, index, args.random_plies)?;
     let start: Position<V> = fen::parse(&opening)?;
     let mut game = Game::new(start);
@@ -183,13 +258,13 @@ fn play_game<V: Policy>(args: &DatagenArgs, index: u64) -> Result<Played, String
                 Outcome::Win {
                     winner: Color::White,
                     ..
-                } => "1",
-                Outcome::Win { .. } => "0",
-                Outcome::Draw { .. } => "0.5",
+                } => GameResult::WhiteWon,
+                Outcome::Win { .. } => GameResult::BlackWon,
+                Outcome::Draw { .. } => GameResult::Draw,
             };
         }
         if game.moves.len() >= MAX_PLIES {
-            break "0.5";
+            break GameResult::Draw;
         }
         let shared = Shared::with_history(tt.clone(), history.clone());
         let found = search::search(
@@ -224,7 +299,11 @@ fn play_game<V: Policy>(args: &DatagenArgs, index: u64) -> Result<Played, String
         };
         last_sign = sign;
         if winning >= ADJUDICATE_PLIES {
-            break if sign > 0 { "1" } else { "0" };
+            break if sign > 0 {
+                GameResult::WhiteWon
+            } else {
+                GameResult::BlackWon
+            };
         }
         level = if score.abs() <= DRAW_SCORE {
             level + 1
@@ -232,12 +311,12 @@ fn play_game<V: Policy>(args: &DatagenArgs, index: u64) -> Result<Played, String
             0
         };
         if game.moves.len() >= DRAW_FROM_PLY && level >= DRAW_PLIES {
-            break "0.5";
+            break GameResult::Draw;
         }
 
         let quiet = !V::is_noisy(&game.pos, mv) && !V::in_check(&game.pos);
         if quiet && found.score.abs() < MATE_BOUND {
-            positions.push((fen::format(&game.pos), score));
+            positions.push((game.pos, score));
         }
         game.play(mv);
     };
@@ -261,7 +340,7 @@ mod tests {
     /// view) stopped, or `None` if they stop nothing: the last few scores all
     /// beyond [`WIN_SCORE`] for one side, the last [`DRAW_PLIES`] level after
     /// [`DRAW_FROM_PLY`] plies, or [`MAX_PLIES`] played.
-    fn adjudicated(played: &Played) -> Option<&'static str> {
+    fn adjudicated<V: Variant>(played: &Played<V>) -> Option<&'static str> {
         let (scores, plies) = (&played.scores, played.moves.len());
         if plies >= MAX_PLIES && scores.len() == plies {
             return Some("0.5");
@@ -307,6 +386,8 @@ mod tests {
             threads: 1,
             seed: 11,
             hash: 1,
+            shard: None,
+            format: Format::Text,
         };
         run(&args).unwrap();
         let written = std::fs::read_to_string(&out).unwrap();
@@ -316,7 +397,10 @@ mod tests {
         for index in 0..GAMES {
             let played = play_game::<V>(&args, index).unwrap();
             let mut game = Game::new(fen::parse::<V>(&played.opening).unwrap());
-            let mut kept = played.positions.iter();
+            let mut kept = played
+                .positions
+                .iter()
+                .map(|(pos, score)| (fen::format(pos), *score));
             for (ply, &mv) in played.moves.iter().enumerate() {
                 let mut legal = MoveList::new();
                 V::legal_moves(&game.pos, &mut legal);
@@ -325,7 +409,7 @@ mod tests {
                 let is_noisy = V::is_noisy(&game.pos, mv);
                 if !is_noisy && !V::in_check(&game.pos) && score.abs() < MATE_BOUND {
                     let expected = (fen::format(&game.pos), score);
-                    assert_eq!(kept.next(), Some(&expected), "{variant} game {index}");
+                    assert_eq!(kept.next(), Some(expected), "{variant} game {index}");
                 } else {
                     noisy += usize::from(is_noisy);
                 }
@@ -344,9 +428,9 @@ mod tests {
                 None => adjudicated(&played)
                     .unwrap_or_else(|| panic!("{variant} game {index} ended by no rule")),
             };
-            assert_eq!(played.result, result, "{variant} game {index}");
-            for (fen, score) in &played.positions {
-                let line = format!("{fen};{score};{result}");
+            assert_eq!(played.result.text(), result, "{variant} game {index}");
+            for (pos, score) in &played.positions {
+                let line = format!("{};{score};{result}", fen::format(pos));
                 assert_eq!(lines.next(), Some(line.as_str()), "{variant} game {index}");
             }
         }

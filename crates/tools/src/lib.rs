@@ -1,8 +1,12 @@
 //! Offline tools on top of the rules and the engine: [`tune`] fits the
 //! hand-written evaluation's weights to games, [`datagen`] plays self-play games
-//! for network training data in any variant, and [`train`] trains a variant's
-//! network.
+//! for network training data in any variant, [`packed`] is the compact format
+//! it can write them in, [`data`] reads files of either format, [`convert`]
+//! turns one into the other, and [`train`] trains a variant's network.
 
+pub mod convert;
+pub mod data;
 pub mod datagen;
+pub mod packed;
 pub mod train;
 pub mod tune;

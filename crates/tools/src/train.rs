@@ -4,7 +4,9 @@
 //! Input: text lines `FEN;score;result` as `turncoat datagen` or
 //! scripts/label_positions.py write them (the variant's FEN, seventh field
 //! included where it has one; score: centipawns, White's view; result 1, 0.5 or 0
-//! for White). Every variant's network has the same inputs, the 768
+//! for White), or the same as packed records (`crate::packed`), read a line or
+//! record at a time ([`crate::data`]): a packed file and its text give the same
+//! network. Every variant's network has the same inputs, the 768
 //! piece-on-square features of `nnue::feature`, read from the position as the
 //! variant's FEN parser builds it (so a line that is not a legal FEN of the variant
 //! is skipped). The target is `lambda * sigmoid(scale * score / 400) +
@@ -19,7 +21,7 @@
 //! which the network does not see).
 
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -27,6 +29,7 @@ use clap::Args;
 use rayon::prelude::*;
 use shakmaty::{Color, Piece, Role, Square};
 
+use crate::data::{self, Labelled};
 use turncoat_engine::nnue::{self, Layout, BUCKETS};
 use turncoat_engine::policy::Policy;
 use turncoat_rules::fen;
@@ -38,7 +41,8 @@ pub struct TrainArgs {
     /// The variant whose positions these are.
     #[arg(long, default_value = "chess")]
     pub variant: VariantKind,
-    /// Labelled position files (`FEN;score;result` lines).
+    /// Labelled position files: `FEN;score;result` lines, or packed files
+    /// (`datagen --format packed`, `datagen-convert`).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
     /// Where to write the network (e.g. crates/engine/src/nnue/VARIANT.net to replace
@@ -93,6 +97,8 @@ pub struct TrainArgs {
 }
 
 /// One position: its pieces, side to move, target probability from White's view.
+/// Training holds every position's sample in memory ([`SAMPLE_BYTES`] each,
+/// twice that with `--mirror`), and the data files not at all.
 #[derive(Clone, Copy)]
 struct Sample {
     pieces: [(Piece, Square); 32],
@@ -100,6 +106,9 @@ struct Sample {
     white_to_move: bool,
     target: f32,
 }
+
+/// The memory a position takes in training.
+pub const SAMPLE_BYTES: usize = std::mem::size_of::<Sample>();
 
 impl Sample {
     /// The input features seen by the side to move, then by the other side
@@ -167,61 +176,36 @@ fn sigmoid(x: f32) -> f32 {
 
 /// Why a line is refused: its labels (always an error) or its position (the line
 /// is skipped with a warning, as positions from other tools may be odd).
+#[cfg(test)]
 #[derive(Debug, PartialEq)]
 enum LineError {
     Label(String),
     Position(String),
 }
 
-impl std::fmt::Display for LineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LineError::Label(s) | LineError::Position(s) => f.write_str(s),
-        }
-    }
-}
-
-/// The score and result fields: a finite score, a result in 0..=1.
-fn parse_labels(line: &str) -> Result<(f32, f32), String> {
-    let mut fields = line.split(';').skip(1);
-    let (Some(score), Some(result)) = (fields.next(), fields.next()) else {
-        return Err("expected FEN;score;result".to_string());
-    };
-    let score: f32 = score
-        .trim()
-        .parse()
-        .map_err(|_| format!("score '{}' is not a number", score.trim()))?;
-    if !score.is_finite() {
-        return Err(format!("score {score} is not finite"));
-    }
-    let result: f32 = result
-        .trim()
-        .parse()
-        .map_err(|_| format!("result '{}' is not a number", result.trim()))?;
-    if !(0.0..=1.0).contains(&result) {
-        return Err(format!(
-            "result {result} is outside 0..1 (1 = White won, 0.5 = draw, 0 = Black won)"
-        ));
-    }
-    Ok((score, result))
-}
-
+/// A text line's sample, as [`load`] makes it.
+#[cfg(test)]
 fn parse_line(line: &str, args: &TrainArgs) -> Result<Sample, LineError> {
-    let (score, result) = parse_labels(line).map_err(LineError::Label)?;
-    parse_position(line, args, score, result).map_err(LineError::Position)
+    let (score, result) = data::parse_labels(line).map_err(LineError::Label)?;
+    let text = line.split(';').next().unwrap_or("");
+    with_variant!(args.variant, V => {
+        let pos = fen::parse::<V>(text).map_err(|e| LineError::Position(e.to_string()))?;
+        let place = data::Place::Line(1);
+        sample_of(&Labelled { pos, score, result, place }, args).map_err(LineError::Position)
+    })
 }
 
-fn parse_position(line: &str, args: &TrainArgs, score: f32, result: f32) -> Result<Sample, String> {
-    let text = line.split(';').next().unwrap_or("");
-    let boards = with_variant!(args.variant, V => {
-        let pos = fen::parse::<V>(text)?;
-        (V::network_boards(&pos), pos.turn())
-    });
-    let (boards, turn) = boards;
+/// A labelled position's sample: the pieces of the board its network reads
+/// (`Policy::network_boards`, as the search evaluates it) and the target.
+fn sample_of<V: Policy>(labelled: &Labelled<V>, args: &TrainArgs) -> Result<Sample, String> {
+    let Labelled {
+        pos, score, result, ..
+    } = labelled;
+    let boards = V::network_boards(pos);
     let mut sample = Sample {
         pieces: [(Color::White.pawn(), Square::A1); 32],
         count: 0,
-        white_to_move: turn == Color::White,
+        white_to_move: pos.turn() == Color::White,
         target: args.lambda * sigmoid(args.scale * score / nnue::SCALE as f32)
             + (1.0 - args.lambda) * result,
     };
@@ -495,30 +479,35 @@ impl Adam {
     }
 }
 
-/// The positions of `paths` (`--variant`'s FENs), malformed positions skipped.
+/// The positions of `paths` (`--variant`'s, text or packed), malformed positions
+/// skipped. The files are read a line or record at a time; what stays in memory
+/// is the samples, [`SAMPLE_BYTES`] each.
 fn load(paths: &[PathBuf], args: &TrainArgs) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     let mut bad = 0usize;
     for path in paths {
-        let file = fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (number, line) in BufReader::new(file).lines().enumerate() {
-            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            match parse_line(&line, args) {
-                Ok(s) => samples.push(s),
-                Err(LineError::Label(e)) => {
-                    return Err(format!("{}:{}: {e}: {line}", path.display(), number + 1));
-                }
-                Err(e) => {
-                    bad += 1;
-                    if bad <= 5 {
-                        log::warn!("{}: {e}: {line}", path.display());
+        with_variant!(args.variant, V => data::read::<V>(path, |item| {
+            let skipped = match item {
+                Ok(labelled) => match sample_of(&labelled, args) {
+                    Ok(sample) => {
+                        samples.push(sample);
+                        return Ok(());
                     }
-                }
+                    Err(e) => format!(
+                        "{}:{}: {e}: {}",
+                        path.display(),
+                        labelled.place,
+                        fen::format(&labelled.pos)
+                    ),
+                },
+                Err(message) => message,
+            };
+            bad += 1;
+            if bad <= 5 {
+                log::warn!("{skipped}");
             }
-        }
+            Ok(())
+        }))?;
     }
     if bad > 0 {
         eprintln!("skipped {bad} malformed lines");
@@ -749,6 +738,12 @@ mod tests {
     /// output, bucket by bucket (each bucket's bias 200 cp from the next, so a
     /// layer read from the wrong place shows), at every width tried, plain and
     /// king-bucketed (kings on both halves of the board and in every bucket).
+    /// docs/TRAINING.md gives this as the memory a position takes in training.
+    #[test]
+    fn a_sample_takes_104_bytes() {
+        assert_eq!(SAMPLE_BYTES, 104);
+    }
+
     #[test]
     fn written_network_evaluates_like_the_trainer() {
         for hidden in [nnue::HIDDEN, 64, 512] {
@@ -918,6 +913,8 @@ mod tests {
                 threads: 1,
                 seed: 5,
                 hash: 1,
+                shard: None,
+                format: crate::data::Format::Text,
             })
             .unwrap();
             let mut a = args();

@@ -62,34 +62,9 @@ pub struct MatchSpec {
 }
 
 /// `--shard I/N`: of the match's game pairs `p = 0, 1, ...` (see [`pair_index`]),
-/// play those with `p mod N == I - 1`. Game numbers, colours and openings stay
+/// play those with `p mod N = I - 1`. Game numbers, colours and openings stay
 /// those of the whole match, so the N parts' PGNs merge into it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// 1-based.
-    pub index: usize,
-    pub count: usize,
-}
-
-impl std::str::FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("bad shard '{s}': expected I/N with 1 <= I <= N, e.g. 2/4");
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let index: usize = i.trim().parse().map_err(|_| bad())?;
-        let count: usize = n.trim().parse().map_err(|_| bad())?;
-        if count == 0 || index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
+pub use turncoat_engine::shard::Shard;
 
 /// The game pair a scheduled game belongs to: pairs are numbered in schedule
 /// order, round by round and, within a round, encounter by encounter.
@@ -106,7 +81,7 @@ pub fn planned_games(spec: &MatchSpec) -> Vec<Scheduled> {
             let enc = pairings(spec.engines.len(), spec.gauntlet).len();
             sched
                 .into_iter()
-                .filter(|g| pair_index(g, enc) % sh.count == sh.index - 1)
+                .filter(|g| sh.includes(pair_index(g, enc) as u64))
                 .collect()
         }
     }

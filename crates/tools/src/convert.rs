@@ -1,0 +1,117 @@
+//! `turncoat datagen-convert`: data files from one format to the other: text
+//! files (older `datagen` runs, scripts/label_positions.py) packed, or packed
+//! files written out as text (to read them, or to relabel them with the script).
+//!
+//! Every position is read as `train` reads it ([`crate::data`]) and written in
+//! its canonical FEN, so `train` makes the same network from the input and from
+//! the output. Text positions the variant refuses are skipped, as `train` skips
+//! them; labels the packed format cannot hold (a score that is not a whole
+//! number in i16's range, a result other than 0, 0.5 or 1) are an error naming
+//! the line, whichever format is written.
+
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::data::{self, Format};
+use crate::packed;
+use turncoat_rules::fen;
+use turncoat_rules::variants::VariantKind;
+use turncoat_rules::with_variant;
+
+#[derive(Args, Debug, Clone)]
+pub struct ConvertArgs {
+    /// The variant whose positions these are.
+    #[arg(long, default_value = "chess")]
+    pub variant: VariantKind,
+    /// The files to convert, in order (text or packed, told apart by their
+    /// first bytes).
+    #[arg(required = true)]
+    pub input: Vec<PathBuf>,
+    /// The file to write; it must not exist yet.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The format to write.
+    #[arg(long, value_enum, default_value_t = Format::Packed)]
+    pub format: Format,
+}
+
+pub fn run(args: &ConvertArgs) -> Result<(), String> {
+    if args.out.exists() {
+        return Err(format!(
+            "{} exists already; choose another --out",
+            args.out.display()
+        ));
+    }
+    // Written beside, then renamed: a failed run leaves no half file at --out.
+    let mut tmp = args.out.as_os_str().to_os_string();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let result = convert(args, &tmp).and_then(|(written, skipped)| {
+        fs::rename(&tmp, &args.out)
+            .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+        eprintln!(
+            "{written} positions written to {}{}",
+            args.out.display(),
+            if skipped > 0 {
+                format!(", {skipped} malformed lines skipped")
+            } else {
+                String::new()
+            }
+        );
+        Ok(())
+    });
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Writes the inputs' positions to `path`: how many, and how many were skipped.
+fn convert(args: &ConvertArgs, path: &PathBuf) -> Result<(u64, u64), String> {
+    let name = path.display();
+    let file = File::create(path).map_err(|e| format!("cannot create {name}: {e}"))?;
+    let mut out = BufWriter::new(file);
+    let write_err = |e: std::io::Error| format!("cannot write {name}: {e}");
+    if args.format == Format::Packed {
+        out.write_all(&packed::header(args.variant))
+            .map_err(write_err)?;
+    }
+    let (mut written, mut skipped) = (0u64, 0u64);
+    let mut bytes = Vec::new();
+    for input in &args.input {
+        with_variant!(args.variant, V => data::read::<V>(input, |item| {
+            let labelled = match item {
+                Ok(labelled) => labelled,
+                Err(message) => {
+                    skipped += 1;
+                    if skipped <= 5 {
+                        log::warn!("{message}");
+                    }
+                    return Ok(());
+                }
+            };
+            let (score, result) = data::packable_labels(labelled.score, labelled.result)
+                .map_err(|e| format!("{}:{}: {e}", input.display(), labelled.place))?;
+            bytes.clear();
+            match args.format {
+                Format::Text => {
+                    let line = format!("{};{score};{}\n", fen::format(&labelled.pos), result.text());
+                    bytes.extend_from_slice(line.as_bytes());
+                }
+                Format::Packed => packed::encode(&labelled.pos, score, result, &mut bytes)
+                    .map_err(|e| format!("{}:{}: {e}", input.display(), labelled.place))?,
+            }
+            out.write_all(&bytes).map_err(write_err)?;
+            written += 1;
+            Ok(())
+        }))?;
+    }
+    out.into_inner()
+        .map_err(|e| write_err(e.into_error()))?
+        .sync_all()
+        .map_err(write_err)?;
+    Ok((written, skipped))
+}
