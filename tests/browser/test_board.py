@@ -277,6 +277,9 @@ def test_variants(b):
     play_and_check(b, "andernach", fen, ["c3", "d5"], "c3d5", "capture turns the capturer")
     conv = page.evaluate("window.turncoat.state.info.last.converted")
     check(conv == ["d5"], f"andernach converted {conv}")
+    # The ring has the colour the knight turned to (Black's), not the mover's.
+    rings = count(page, "#board square.conv-black", 1)
+    check(rings == 1 and count(page, "#board square.conv-white", 0) == 0, f"andernach: {rings} black conversion rings")
     play_and_check(b, "antiandernach", START_FEN, ["e2", "e4"], "e2e4", "quiet move turns the pawn")
     fen = "3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1"
     play_and_check(b, "superandernach", fen, ["e7", "d8", ("choose", "Queen")], "e7d8q", "promotion, then the change of side")

@@ -564,8 +564,10 @@ function render() {
   const shapes = [];
   const last = info.last;
   if (last) {
-    const mover = info.turn === 'white' ? 'black' : 'white';
-    last.converted.forEach((sq) => addClass(sq, 'conv-' + mover));
+    // The ring has the colour the piece now has: the mover's in most
+    // variants, the other side's where a piece turns after its own move
+    // (the Andernach variants).
+    last.converted.forEach((sq) => { const c = colourOn(info.fen, sq); if (c) addClass(sq, 'conv-' + c); });
     last.removed.forEach((sq) => addClass(sq, 'removed'));
     if (last.kind === 'subversion') last.squares.slice(1).forEach((sq) => addClass(sq, 'paid'));
     last.cascade.forEach((round, i) => round.forEach((sq) => shapes.push({ orig: sq, brush: 'cascade', label: { text: String(i + 1), fill: '#e0a000' } })));
@@ -610,6 +612,22 @@ function render() {
     highlight: { lastMove: true, check: false, custom },
   });
   cg.setAutoShapes(shapes);
+}
+
+/** The colour of the piece on `sq` in a FEN's board field, or null. */
+function colourOn(fen, sq) {
+  const rows = fen.split(' ')[0].split('/');
+  const row = rows[8 - Number(sq[1])];
+  if (!row) return null;
+  let file = 0;
+  const want = sq.charCodeAt(0) - 97;
+  for (const ch of row) {
+    if (/[1-8]/.test(ch)) { file += Number(ch); continue; }
+    if (!/[a-zA-Z]/.test(ch)) continue;
+    if (file === want) return ch === ch.toUpperCase() ? 'white' : 'black';
+    file += 1;
+  }
+  return null;
 }
 
 /** Arrows for a line's first move, one of the current position's legal moves. */
