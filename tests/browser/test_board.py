@@ -14,6 +14,7 @@ Exits non-zero on the first failed check.
 
 import json
 import os
+import re
 import sys
 import time
 
@@ -136,6 +137,7 @@ class Board:
             " && window.turncoat.state.node === window.turncoat.state.root",
             arg=variant,
         )
+        wait_for(self.page, "window.turncoat.idle()")
 
     def load(self, variant, fen):
         if self.page.input_value("#variant") != variant:
@@ -148,6 +150,8 @@ class Board:
             arg=fen,
             timeout=10000,
         )
+        # The same start as before passes the wait at once: wait for the answer.
+        wait_for(self.page, "window.turncoat.idle()", timeout=10000)
 
     def expected(self, variant, fen, moves):
         """The server's FEN after `moves`, through a WebSocket of its own."""
@@ -279,7 +283,13 @@ def test_variants(b):
     check(conv == ["d5"], f"andernach converted {conv}")
     # The ring has the colour the knight turned to (Black's), not the mover's.
     rings = count(page, "#board square.conv-black", 1)
-    check(rings == 1 and count(page, "#board square.conv-white", 0) == 0, f"andernach: {rings} black conversion rings")
+    # Chessground hides the squares it no longer needs (to reuse them) rather
+    # than removing them: the earlier boards' rings are there, hidden.
+    marked = page.evaluate(
+        "[...document.querySelectorAll('#board square[class*=conv]')]"
+        ".filter((q) => q.style.display !== 'none').map((q) => q.className)"
+    )
+    check(rings >= 1 and marked == ["last-move conv-black"], f"andernach: the rings shown are {marked}")
     play_and_check(b, "antiandernach", START_FEN, ["e2", "e4"], "e2e4", "quiet move turns the pawn")
     fen = "3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1"
     play_and_check(b, "superandernach", fen, ["e7", "d8", ("choose", "Queen")], "e7d8q", "promotion, then the change of side")
@@ -384,6 +394,173 @@ def test_analysis(b):
     page.click("#analyse")
     wait_for(page, "document.querySelectorAll('#analysis .line[data-multipv]').length === 3", timeout=10000)
     page.click("#analyse")
+
+
+ORDER_FEN = "rnb1kbnr/pp2pppp/2p5/q7/3P4/2N5/PPP2PPP/R1BQKBNR w KQkq - 0 5"
+MATED_FEN = "R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1"
+# The lines as shown: each line's score and depth labels.
+SHOWN_LINES = """() => [...document.querySelectorAll('#lines .line[data-multipv]')].map((l) => [
+    l.querySelector('.score').textContent, (l.querySelector('.depth') || {}).textContent || ''])"""
+
+
+# How much of the evaluation bar is White's, in percent.
+BAR_FILL = "parseFloat(document.getElementById('evalfill').style.height)"
+
+
+def merit(text):
+    """A shown score (White's view, maybe with a bound mark) as a number to
+    order by: mates beyond every centipawn score, a quicker one further."""
+    text = text.lstrip("≥≤")
+    if text.startswith("#-"):
+        return -100000 + int(text[2:])
+    if text.startswith("#"):
+        return 100000 - int(text[1:])
+    return round(float(text) * 100)
+
+
+def analysing(page, on):
+    if page.evaluate("window.turncoat.state.analysing") != on:
+        page.click("#analyse")
+
+
+def test_analysis_readable(b):
+    """MultiPV lines best first with their depth, on every update; mates
+    from the right side; a finished game shows its result."""
+    page = b.page
+    b.load("chess", ORDER_FEN)
+    page.select_option("#multipv", "3")
+    analysing(page, True)
+    wait_for(page, "document.querySelectorAll('#lines .line[data-multipv]').length === 3", timeout=20000)
+    samples, deadline = 0, time.time() + 3.0
+    while time.time() < deadline:
+        lines = page.evaluate(SHOWN_LINES)
+        if len(lines) == 3:
+            scores = [merit(s) for s, _ in lines]
+            check(scores == sorted(scores, reverse=True), f"lines out of order (White to move): {lines}")
+            check(all(d.startswith("d") and d[1:].isdigit() for _, d in lines), f"depths shown: {lines}")
+            samples += 1
+        time.sleep(0.05)
+    check(samples >= 20, f"{samples} samples of the lines")
+    figures["lines_order_samples"] = samples
+    # Black to move: the lines best for Black first (lowest White score).
+    b.load("chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    wait_for(page, "document.querySelectorAll('#lines .line[data-multipv]').length === 3", timeout=20000)
+    for _ in range(20):
+        lines = page.evaluate(SHOWN_LINES)
+        if len(lines) == 3:
+            scores = [merit(s) for s, _ in lines]
+            check(scores == sorted(scores), f"lines out of order (Black to move): {lines}")
+        time.sleep(0.05)
+    # Mate in one for each side: the sign names the side that mates.
+    for fen, want, fill in [
+        ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "#1", 100),
+        ("6k1/5ppp/8/8/8/8/r4PPP/6K1 b - - 0 1", "#-1", 0),
+    ]:
+        b.load("chess", fen)
+        wait_for(
+            page, "w => { const l = document.querySelector('#lines .line[data-multipv] .score');"
+            " return l && l.textContent === w; }", arg=want, timeout=20000,
+        )
+        check(page.inner_text("#evaltext") == want, f"{fen}: bar label {page.inner_text('#evaltext')!r}")
+        height = page.evaluate(BAR_FILL)
+        check(height == fill, f"{fen}: bar filled {height}%, expected {fill}%")
+    # Black checkmated: the result, not a mate score, and White's bar.
+    b.load("chess", MATED_FEN)
+    wait_for(page, "document.querySelector('#lines .line.over') !== null", timeout=10000)
+    page.wait_for_timeout(500)  # whatever the engine says of it comes meanwhile
+    text = page.inner_text("#analysis")
+    check("#-0" not in text and "#0" not in text, f"no mate score for a finished game: {text!r}")
+    check(page.inner_text("#lines .line.over").startswith("1-0"), f"result line {page.inner_text('#lines')!r}")
+    check(page.inner_text("#evaltext") == "1-0", f"bar label {page.inner_text('#evaltext')!r}")
+    height = page.evaluate(BAR_FILL)
+    check(height == 100, f"bar filled {height}% for White's win")
+    analysing(page, False)
+
+
+# 3... Nf6?? allows 4. Qxf7#.
+BLUNDER_GAME = [("e2", "e4"), ("e7", "e5"), ("d1", "h5"), ("b8", "c6"), ("f1", "c4"), ("g8", "f6"), ("h5", "f7")]
+GAME_DONE = "window.turncoat.game.run === null && document.querySelectorAll('#moves .mv[data-glyph]').length === n"
+
+
+def analyse_game(page, plies, budget="100000", timeout=120000):
+    page.select_option("#budget", budget)
+    page.click("#analyse-game")
+    check(page.locator("#gameprogress").is_visible(), "progress bar shown")
+    wait_for(page, f"(n => {GAME_DONE})({plies})", timeout=timeout)
+    return page.evaluate("window.turncoat.timings.gameAnalysis")
+
+
+def test_game_analysis(b):
+    """A whole-game analysis marks the blunder, gives both sides' accuracy
+    and draws the graph, whose clicks go to the plies."""
+    page = b.page
+    b.set_variant("chess")
+    # The last step's position is a chess game's start too: wait for the new one.
+    b.wait_fen(START_FEN, "new game")
+    for a, c in BLUNDER_GAME:
+        b.move(a, c)
+    wait_for(page, "window.turncoat.state.info.outcome !== null", timeout=10000)
+    plies = page.evaluate("[...document.querySelectorAll('#moves .mv')].map((m) => m.dataset.ply)")
+    check(plies == [str(i) for i in range(1, 8)], f"data-ply of the moves: {plies}")
+    ms = analyse_game(page, 7)
+    figures["game_analysis_7_plies_100k_ms"] = round(ms)
+    glyphs = page.evaluate("[...document.querySelectorAll('#moves .mv')].map((m) => m.dataset.glyph)")
+    check(glyphs[5] == "??", f"3... Nf6 allows mate in one: glyphs {glyphs}")
+    check(all(g in ("", "?!", "?", "??") for g in glyphs), f"glyphs {glyphs}")
+    check(not page.locator("#gameprogress").is_visible(), "progress bar hidden at the end")
+    acc = page.inner_text("#accuracy")
+    check(re.search(r"White \d+% .*Black \d+%", acc) is not None, f"accuracy text {acc!r}")
+    check(page.locator("#graph svg").count() == 1, "evaluation graph drawn")
+    marks = page.locator("#graph circle").count()
+    check(marks >= 1, f"{marks} glyphs marked on the graph")
+    box = page.locator("#graph svg").bounding_box()
+    for ply in (2, 0, 7, 5):
+        # The last ply at the right edge: a pixel inside it.
+        x = min(box["width"] * ply / 7, box["width"] - 1)
+        page.mouse.click(box["x"] + x, box["y"] + box["height"] / 2)
+        wait_for(page, f"window.turncoat.state.node.ply === {ply}", timeout=10000)
+    # Analysed again: every value is known, nothing searched.
+    page.click("#analyse-game")
+    wait_for(page, f"(n => {GAME_DONE})(7)", timeout=10000)
+    check(page.evaluate("window.turncoat.timings.gameAnalysis") < 2000, "a second analysis reuses the values")
+    # A variant's game: tokens, a missile launched and its target destroyed.
+    b.load("cruisepawns", "7r/P7/8/8/8/8/8/K6k w - - 0 1 -")
+    page.fill("#move", "a7*b6c5d5e5f6g7h8")
+    page.press("#move", "Enter")
+    wait_for(page, "window.turncoat.state.node.ply === 1", timeout=10000)
+    check(page.locator("#graph svg").count() == 0, "a new game has no graph")
+    analyse_game(page, 1)
+    check("Black" in page.inner_text("#accuracy"), f"variant accuracy {page.inner_text('#accuracy')!r}")
+    check(page.locator("#graph svg").count() == 1, "variant graph drawn")
+
+
+def measure_game_analysis(b, pgn_path, plies=60):
+    """The time of a whole-game analysis of the first `plies` plies of the
+    first game of `pgn_path` at the page's default budget (a figure, run when
+    TURNCOAT_MEASURE_GAME is set: it takes a minute or more)."""
+    page = b.page
+    with open(pgn_path) as f:
+        page.fill("#pgn", f.read())
+    page.click("#pgnload")
+    wait_for(page, "window.turncoat.state.games.length > 0", timeout=10000)
+    g = page.evaluate("window.turncoat.state.games[0]")
+    check(len(g["moves"]) >= plies, f"the game has {len(g['moves'])} plies")
+    fen = g["start_fen"].replace(" ", "_")
+    page.goto(base_url(page) + f"#v={g['variant']}&fen={fen}&m={'_'.join(g['moves'][:plies])}&p=0")
+    wait_for(page, f"window.turncoat.ready() && window.turncoat.state.root.children.length === 1", timeout=30000)
+    wait_for(page, f"document.querySelectorAll('#moves .mv').length === {plies}", timeout=30000)
+    budget = page.input_value("#budget")
+    page.click("#analyse-game")
+    wait_for(page, f"(n => {GAME_DONE})({plies})", timeout=900000)
+    ms = page.evaluate("window.turncoat.timings.gameAnalysis")
+    figures[f"game_analysis_{plies}_plies_{budget}_nodes_s"] = round(ms / 1000, 1)
+    glyphs = page.evaluate("[...document.querySelectorAll('#moves .mv')].map((m) => m.dataset.glyph)")
+    figures["game_analysis_glyphs"] = {k: glyphs.count(k) for k in ("?!", "?", "??")}
+    figures["game_analysis_accuracy"] = page.inner_text("#accuracy")
+
+
+def base_url(page):
+    return page.url.split("#")[0]
 
 
 def test_play(b):
@@ -613,10 +790,14 @@ def main():
             ("typed and errors", lambda: test_typed_and_errors(b)),
             ("navigation", lambda: test_navigation(b)),
             ("analysis", lambda: test_analysis(b)),
+            ("analysis readable", lambda: test_analysis_readable(b)),
+            ("game analysis", lambda: test_game_analysis(b)),
             ("play", lambda: test_play(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: test_pgn(b, x))) for x in PGNS]
         steps.append(("link", lambda: test_link(b, browser)))
         steps.append(("too many tabs", lambda: test_too_many_tabs(b, browser)))
+        if os.environ.get("TURNCOAT_MEASURE_GAME") and PGNS:
+            steps.append(("measure game analysis", lambda: measure_game_analysis(b, PGNS[0])))
         failed = 0
         for name, fn in steps:
             try:

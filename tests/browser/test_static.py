@@ -165,10 +165,14 @@ def main():
             ("typed and errors", lambda: tb.test_typed_and_errors(b)),
             ("navigation", lambda: tb.test_navigation(b)),
             ("analysis", lambda: tb.test_analysis(b)),
+            ("analysis readable", lambda: tb.test_analysis_readable(b)),
+            ("game analysis", lambda: tb.test_game_analysis(b)),
             ("stop", lambda: test_stop_is_prompt(b, "new worker")),
             ("play", lambda: tb.test_play(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: tb.test_pgn(b, x))) for x in PGNS]
         steps.append(("link", lambda: tb.test_link(b, browser)))
+        if os.environ.get("TURNCOAT_MEASURE_GAME") and PGNS:
+            steps.append(("measure game analysis", lambda: tb.measure_game_analysis(b, PGNS[0])))
         for name, fn in steps:
             try:
                 fn()

@@ -20,7 +20,7 @@ pub const MAX_HASH_MB: u64 = 256;
 pub const DEFAULT_HASH_MB: u64 = 32;
 /// Longest thinking time for one engine move, in ms.
 pub const MAX_MOVETIME_MS: u64 = 60_000;
-/// Largest node budget for one engine move.
+/// Largest node budget for one engine move or one position's evaluation.
 pub const MAX_NODES: u64 = 200_000_000;
 /// Most games read from one PGN upload.
 pub const MAX_PGN_GAMES: usize = 1000;
@@ -66,6 +66,28 @@ pub enum Request {
     },
     /// Reads PGN text; answered by `pgn`.
     PgnImport { text: String },
+    /// The value of one position of a game (not necessarily the one shown):
+    /// a search of `nodes` nodes, or the result when the game is over there.
+    /// Answered by `evaluation`; a whole-game analysis asks one position
+    /// after another.
+    Evaluate {
+        #[serde(default)]
+        id: Option<u64>,
+        variant: String,
+        #[serde(default)]
+        fen: Option<String>,
+        #[serde(default)]
+        moves: Vec<String>,
+        nodes: u64,
+    },
+    /// The judgements and accuracies of a game from its positions' values
+    /// (the start first; null where not known yet); answered by
+    /// `game_report`.
+    GameReport {
+        values: Vec<Option<PositionValue>>,
+        /// White moves first from the start position.
+        white_first: bool,
+    },
     /// Writes the given game as PGN; answered by `pgn_text`.
     PgnExport {
         variant: String,
@@ -190,6 +212,17 @@ pub enum PageScore {
     Mate(i32),
 }
 
+/// What a position is worth, White's point of view: `{"cp": n}`,
+/// `{"mate": n}`, or for a finished game `{"result": "1-0"}` (`0-1`,
+/// `1/2-1/2`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PositionValue {
+    Cp(i32),
+    Mate(i32),
+    Result(String),
+}
+
 /// A snapshot of the running analysis.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct AnalysisInfo {
@@ -241,6 +274,19 @@ pub enum Response {
         hash: u64,
         threads: u64,
     },
+    /// The answer to `evaluate`.
+    Evaluation {
+        id: Option<u64>,
+        fen: String,
+        value: PositionValue,
+        /// The search's depth and nodes (0 for a finished game).
+        depth: u32,
+        nodes: u64,
+        /// The best move's token, and as the move list writes it.
+        best: Option<String>,
+        best_san: Option<String>,
+    },
+    GameReport(Box<crate::report::GameReport>),
     Pgn {
         games: Vec<PgnGameInfo>,
     },

@@ -33,7 +33,7 @@ const state = {
 // For tests and curious users: timings in ms.
 window.turncoat = {
   state,
-  timings: { firstRender: null, lastMove: null, analysisFirstLine: null, analysisUpdates: 0, stop: null },
+  timings: { firstRender: null, lastMove: null, analysisFirstLine: null, analysisUpdates: 0, stop: null, gameAnalysis: null },
 };
 const timings = window.turncoat.timings;
 
@@ -97,6 +97,7 @@ function onMessage(msg) {
       }
       showError(msg.message);
       if (msg.request === 'go') { state.waitingEngine = false; }
+      if (msg.request === 'evaluate' || msg.request === 'game_report') stopGameAnalysis();
       break;
     }
     case 'analysis':
@@ -107,6 +108,12 @@ function onMessage(msg) {
       break;
     case 'bestmove':
       onBestmove(msg);
+      break;
+    case 'evaluation':
+      onEvaluation(msg);
+      break;
+    case 'game_report':
+      onGameReport(msg);
       break;
     case 'pgn':
       onPgn(msg.games);
@@ -148,6 +155,7 @@ function newGame(variant, fen, done) {
   requestPosition(variant, fen, [], (ok, msg) => {
     if (!ok) { showError(msg.message); if (done) done(false); return; }
     clearError();
+    stopGameAnalysis();
     state.variant = variant;
     $('variant').value = variant;
     state.root = makeNode(null, null, null);
@@ -247,6 +255,7 @@ async function loadLink(link) {
     if (!answer.ok) return;
   }
   const msg = answer.msg;
+  stopGameAnalysis();
   state.variant = variant;
   $('variant').value = variant;
   state.root = makeNode(null, null, null);
@@ -552,6 +561,7 @@ function show(msg) {
   renderStatus();
   renderMoves();
   renderLines();
+  renderGraph();
   updateLink();
   if (timings.firstRender === null) timings.firstRender = performance.now();
 }
@@ -691,12 +701,12 @@ function renderMoves() {
       const [main, ...vars] = cur.children;
       parts.push(label(main, forceNum || first));
       nodes.push(main);
-      parts.push(`<span class="mv${main === state.node ? ' current' : ''}" data-n="${nodes.length - 1}">${esc(main.san)}</span>`);
+      parts.push(moveSpan(main, nodes.length - 1));
       for (const v of vars) {
         parts.push('<span class="var"> (');
         parts.push(label(v, true));
         nodes.push(v);
-        parts.push(`<span class="mv${v === state.node ? ' current' : ''}" data-n="${nodes.length - 1}">${esc(v.san)}</span>`);
+        parts.push(moveSpan(v, nodes.length - 1));
         walk(v, true);
         parts.push(')</span> ');
       }
@@ -712,6 +722,14 @@ function renderMoves() {
   const cur = el.querySelector('.current');
   if (cur) cur.scrollIntoView({ block: 'nearest' });
   state.moveNodes = nodes;
+}
+
+/** A move of the move list: its ply (1-based) and, once a whole-game
+ * analysis judged it, its glyph (`?!`, `?`, `??` or empty; drawn by the
+ * style sheet, so the move's text stays its SAN). */
+function moveSpan(node, n) {
+  const glyph = node.glyph !== undefined ? ` data-glyph="${node.glyph}"` : '';
+  return `<span class="mv${node === state.node ? ' current' : ''}" data-n="${n}" data-ply="${node.ply}"${glyph}>${esc(node.san)}</span>`;
 }
 
 function esc(s) {
@@ -795,6 +813,7 @@ function toggleAnalysis() {
 
 function startAnalysis() {
   if (state.playing) stopPlaying();
+  stopGameAnalysis();
   state.analysing = true;
   state.analysis = null;
   state.multipv = +$('multipv').value;
@@ -843,11 +862,19 @@ function onAnalysis(msg) {
   render();
 }
 
+/** A score as the page writes it, White's view: `+0.35`, `#3` (White
+ * mates in 3), `#-2` (Black mates in 2). */
 function scoreText(s) {
   if (!s) return '';
   if ('mate' in s) return (s.mate > 0 ? '#' : '#-') + Math.abs(s.mate);
   const v = s.cp / 100;
   return (v > 0 ? '+' : '') + v.toFixed(2);
+}
+
+/** A finished game's result as the analysis shows it (no line to search). */
+function outcomeText(o) {
+  const who = o.winner ? `${o.winner === 'white' ? 'White' : 'Black'} wins` : 'Draw';
+  return `${o.result} · ${who} (${o.reason})`;
 }
 
 function renderLines() {
@@ -859,9 +886,18 @@ function renderLines() {
     renderEval();
     return;
   }
+  const outcome = state.info && state.info.outcome;
+  if (outcome) {
+    // Nothing to search: the game is over, whatever the engine says of it.
+    $('stats').textContent = '';
+    el.innerHTML = `<div class="line over">${esc(outcomeText(outcome))}</div>`;
+    renderEval();
+    return;
+  }
   if (!a) { el.innerHTML = '<div class="line">…</div>'; $('stats').textContent = ''; return; }
   $('stats').textContent = `depth ${a.depth}/${a.seldepth} · ${fmtNum(a.nodes)} nodes · ${fmtNum(a.nps)} nps`;
   const startPly = state.root.startPly + state.node.ply;
+  // The backend sends the lines best first for the side to move.
   el.innerHTML = a.lines.map((l, i) => {
     const moves = l.pv_san.map((san, k) => {
       const ply = startPly + k;
@@ -869,7 +905,8 @@ function renderLines() {
       return `${num}<span class="mv" data-l="${i}" data-k="${k}">${esc(san)}</span>`;
     }).join(' ');
     const bound = l.bound === 'lower' ? '≥' : l.bound === 'upper' ? '≤' : '';
-    return `<div class="line" data-multipv="${l.multipv}"><span class="score">${bound}${scoreText(l.score)}</span> ${moves}</div>`;
+    return `<div class="line" data-multipv="${l.multipv}"><span class="score">${bound}${scoreText(l.score)}</span>`
+      + `<span class="depth" title="depth of this line">d${l.depth}</span> ${moves}</div>`;
   }).join('');
   el.querySelectorAll('.mv').forEach((s) => s.addEventListener('click', () => {
     const l = a.lines[+s.dataset.l];
@@ -885,25 +922,182 @@ function fmtNum(n) {
   return String(n);
 }
 
+/** White's winning chances in percent from centipawns (lichess's curve). */
+function winPercent(cp) {
+  return 50 + 50 * (2 / (1 + Math.exp(-0.00368208 * cp)) - 1);
+}
+
 function renderEval() {
   const a = state.analysing ? state.analysis : null;
+  const outcome = state.info && state.info.outcome;
   let frac = 0.5;
   let text = '';
-  if (a && a.lines.length) {
+  if (outcome) {
+    // A finished game: the bar is the winner's, the label the result.
+    frac = outcome.winner === 'white' ? 1 : outcome.winner === 'black' ? 0 : 0.5;
+    text = outcome.result;
+  } else if (a && a.lines.length) {
     const s = a.lines[0].score;
     if ('mate' in s) frac = s.mate > 0 ? 1 : 0;
-    else frac = 1 / (1 + Math.exp(-s.cp / 250));
+    else frac = winPercent(s.cp) / 100;
     text = scoreText(s);
   }
   $('evalfill').style.height = `${(frac * 100).toFixed(1)}%`;
   $('evaltext').textContent = text;
 }
 
+// ---------------------------------------------------------------- whole-game analysis
+
+// Every position of the main line searched to a node budget, one after the
+// other in the background (the tab's one engine: interactive analysis and
+// play stop it); the backend turns the values into lichess's judgements and
+// accuracies (crates/board/src/report.rs). Values are kept per position and
+// budget, so a stopped analysis goes on where it stopped.
+const game = {
+  run: null, // { nodes: [root, ...main line], budget, index, requestId }
+  values: new Map(), // `${budget} ${variant} ${startFen} ${tokens}` -> value
+  reports: [], // the main lines of the reports asked for, in order
+};
+window.turncoat.game = game;
+
+function mainLine() {
+  const nodes = [state.root];
+  for (let n = state.root; n.children.length; n = n.children[0]) nodes.push(n.children[0]);
+  return nodes;
+}
+
+function valueKey(node, budget) {
+  return `${budget} ${state.variant} ${state.root.startFen} ${pathTokens(node).join(' ')}`;
+}
+
+function startGameAnalysis() {
+  if (!state.root) return;
+  if (state.analysing) stopAnalysis();
+  if (state.playing) stopPlaying();
+  const nodes = mainLine();
+  game.run = { nodes, budget: +$('budget').value, index: 0, requestId: null, started: performance.now() };
+  timings.gameAnalysis = null;
+  $('analyse-game').textContent = '■ Stop game analysis';
+  $('analyse-game').classList.add('on');
+  $('gameprogress').hidden = false;
+  nextEvaluation();
+}
+
+function stopGameAnalysis() {
+  if (!game.run) return;
+  const running = game.run.requestId !== null;
+  game.run = null;
+  if (running) send({ type: 'stop' });
+  $('analyse-game').textContent = 'Analyse game';
+  $('analyse-game').classList.remove('on');
+  $('gameprogress').hidden = true;
+}
+
+/** Asks for the next position without a value; at the end, the report. */
+function nextEvaluation() {
+  const run = game.run;
+  while (run.index < run.nodes.length && game.values.has(valueKey(run.nodes[run.index], run.budget))) run.index++;
+  $('gameprogress').max = run.nodes.length;
+  $('gameprogress').value = run.index;
+  $('gameprogress').title = `${run.index} of ${run.nodes.length} positions`;
+  requestReport(run.nodes, run.budget);
+  if (run.index >= run.nodes.length) {
+    timings.gameAnalysis = performance.now() - run.started;
+    stopGameAnalysis();
+    return;
+  }
+  const node = run.nodes[run.index];
+  run.requestId = nextId++;
+  send({ type: 'evaluate', id: run.requestId, variant: state.variant, fen: state.root.startFen, moves: pathTokens(node), nodes: run.budget });
+}
+
+function onEvaluation(msg) {
+  const run = game.run;
+  if (!run || msg.id !== run.requestId) return;
+  run.requestId = null;
+  game.values.set(valueKey(run.nodes[run.index], run.budget), msg.value);
+  run.index++;
+  nextEvaluation();
+}
+
+function requestReport(nodes, budget) {
+  game.reports.push(nodes);
+  const values = nodes.map((n) => game.values.get(valueKey(n, budget)) || null);
+  send({ type: 'game_report', values, white_first: state.root.startPly % 2 === 0 });
+}
+
+function onGameReport(msg) {
+  const nodes = game.reports.shift();
+  if (!nodes || nodes[0] !== state.root) return; // another game's
+  nodes.forEach((n, i) => {
+    n.win = msg.win[i];
+    if (i > 0) {
+      n.glyph = msg.moves[i - 1].glyph;
+      n.accuracy = msg.moves[i - 1].accuracy;
+    }
+  });
+  state.report = { nodes, white: msg.white, black: msg.black };
+  renderMoves();
+  renderGraph();
+  renderAccuracy();
+}
+
+function renderAccuracy() {
+  const r = state.report;
+  if (!r || r.nodes[0] !== state.root || (r.white === null && r.black === null)) { $('accuracy').textContent = ''; return; }
+  const side = (name, white, acc) => {
+    const count = (g) => r.nodes.filter((n, i) => i > 0 && n.glyph === g && ((state.root.startPly + i - 1) % 2 === 0) === white).length;
+    const pct = acc === null ? '–' : `${Math.round(acc)}%`;
+    return `${name} ${pct} (${count('?!')} ?!, ${count('?')} ?, ${count('??')} ??)`;
+  };
+  $('accuracy').textContent = `Accuracy: ${side('White', true, r.white)} · ${side('Black', false, r.black)}`;
+}
+
+const GRAPH_W = 600;
+const GRAPH_H = 90;
+
+/** White's win % along the main line, as analysed: click a point to go
+ * there. */
+function renderGraph() {
+  const el = $('graph');
+  const r = state.report;
+  if (!r || r.nodes[0] !== state.root || !r.nodes.some((n) => n.win != null)) { el.innerHTML = ''; return; }
+  const nodes = r.nodes;
+  const last = Math.max(1, nodes.length - 1);
+  const x = (i) => (i / last) * GRAPH_W;
+  const y = (w) => GRAPH_H - (w / 100) * GRAPH_H;
+  const known = nodes.map((n, i) => [i, n.win]).filter(([, w]) => w != null);
+  const line = known.map(([i, w]) => `${x(i).toFixed(1)},${y(w).toFixed(1)}`).join(' ');
+  const area = `${x(known[0][0]).toFixed(1)},${GRAPH_H} ${line} ${x(known[known.length - 1][0]).toFixed(1)},${GRAPH_H}`;
+  const marks = nodes.map((n, i) => (n.glyph && n.win != null
+    ? `<circle class="g${n.glyph.length}${n.glyph === '?!' ? 'i' : ''}" cx="${x(i).toFixed(1)}" cy="${y(n.win).toFixed(1)}" r="4"><title>${esc(n.san)}${n.glyph}</title></circle>`
+    : '')).join('');
+  const at = nodes.indexOf(state.node);
+  const cursor = at >= 0 ? `<line class="cursor" x1="${x(at).toFixed(1)}" x2="${x(at).toFixed(1)}" y1="0" y2="${GRAPH_H}"/>` : '';
+  el.innerHTML = `<svg viewBox="0 0 ${GRAPH_W} ${GRAPH_H}" preserveAspectRatio="none" role="img" aria-label="evaluation graph">`
+    + `<rect class="bg" width="${GRAPH_W}" height="${GRAPH_H}"/><polygon class="area" points="${area}"/>`
+    + `<line class="mid" x1="0" x2="${GRAPH_W}" y1="${GRAPH_H / 2}" y2="${GRAPH_H / 2}"/>`
+    + `<polyline class="curve" points="${line}"/>${cursor}${marks}</svg>`;
+  state.graphNodes = nodes;
+}
+
+$('graph').addEventListener('click', (e) => {
+  const nodes = state.graphNodes;
+  const svg = $('graph').querySelector('svg');
+  if (!nodes || !svg) return;
+  const box = svg.getBoundingClientRect();
+  const i = Math.round(((e.clientX - box.left) / box.width) * Math.max(1, nodes.length - 1));
+  goTo(nodes[Math.max(0, Math.min(nodes.length - 1, i))]);
+});
+
+$('analyse-game').onclick = () => { if (game.run) stopGameAnalysis(); else startGameAnalysis(); };
+
 // ---------------------------------------------------------------- play vs Turncoat
 
 $('playbtn').onclick = () => {
   if (state.playing) { stopPlaying(); return; }
   if (state.analysing) stopAnalysis();
+  stopGameAnalysis();
   state.playing = true;
   state.userSide = $('side').value;
   if (state.orientation !== state.userSide) flip();
@@ -1023,4 +1217,7 @@ function onPgnText(text) {
 
 connect();
 window.turncoat.ready = () => state.info !== null;
+// No position asked for and not answered yet (tests wait for it before
+// clicking: an answer arriving between two clicks clears the first).
+window.turncoat.idle = () => pending.size === 0;
 window.turncoat.t0 = t0;
