@@ -15,6 +15,8 @@ Exits non-zero on the first failed check.
 import json
 import os
 import re
+import socket
+import subprocess
 import sys
 import time
 
@@ -647,12 +649,139 @@ def test_too_many_tabs(b, browser):
         shown = other.inner_text("#error")
         want = (
             "The server closed the connection: too many tabs: 8 are open, the most this server"
-            " runs at once; close one and reload."
+            " runs at once; close one and reload. Trying again in "
         )
-        check(shown == want, f"ninth tab shows {shown!r}")
+        check(shown.startswith(want), f"ninth tab shows {shown!r}")
         other.close()
     finally:
         page.evaluate("window.extraSockets.forEach((w) => w.close())")
+
+
+# The game tree as the page holds it: each node's depth and token in
+# preorder, and the path to the position shown.
+TREE = """() => {
+    const s = window.turncoat.state;
+    const out = [];
+    const walk = (n, d) => { if (n.parent) out.push([d, n.token, n.san]); n.children.forEach((c) => walk(c, d + 1)); };
+    walk(s.root, 0);
+    const path = [];
+    for (let n = s.node; n.parent; n = n.parent) path.unshift(n.token);
+    return { variant: s.variant, start: s.root.startFen, nodes: out, path, fen: s.info.fen };
+}"""
+AFTER_C5 = "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+
+
+def game_with_variation(b):
+    """1. e4 e5 2. Nf3, and the variation 1... c5 2. Nf3; shows 1... c5."""
+    page = b.page
+    b.set_variant("chess")
+    b.wait_fen(START_FEN, "new game")
+    for a, c in [("e2", "e4"), ("e7", "e5"), ("g1", "f3")]:
+        b.move(a, c)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    b.wait_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "back to 1. e4")
+    b.move("c7", "c5")
+    b.move("g1", "f3")
+    page.keyboard.press("ArrowLeft")
+    b.wait_fen(AFTER_C5, "1... c5 shown")
+    tree = page.evaluate(TREE)
+    check(
+        [t for _, t, _ in tree["nodes"]] == ["e2e4", "e7e5", "g1f3", "c7c5", "g1f3"],
+        f"the game with its variation: {tree}",
+    )
+    return tree
+
+
+def test_storage(b):
+    """The game, variations and the position shown, survives a reload and
+    opens in a new tab; an address naming another game wins."""
+    page = b.page
+    before = game_with_variation(b)
+    page.reload()
+    ready(page)
+    b.wait_fen(AFTER_C5, "reloaded")
+    check(page.evaluate(TREE) == before, f"after the reload {page.evaluate(TREE)} != {before}")
+    check(page.locator("#moves .var").count() == 1, "the variation is listed")
+    # A new tab with no game in its address: the stored game.
+    other = page.context.new_page()
+    try:
+        other.goto(base_url(page))
+        ready(other)
+        wait_for(other, "f => document.getElementById('fen').value === f", arg=AFTER_C5, timeout=10000)
+        check(other.evaluate(TREE) == before, f"a new tab shows {other.evaluate(TREE)}")
+        # An address with another game: that game.
+        other.goto("about:blank")
+        other.goto(base_url(page) + "#v=chess&m=d2d4")
+        ready(other)
+        wait_for(other, "() => window.turncoat.state.node.ply === 1", timeout=10000)
+        got = other.evaluate(TREE)
+        check([t for _, t, _ in got["nodes"]] == ["d2d4"], f"the address's game wins: {got}")
+    finally:
+        other.close()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port):
+    """`turncoat serve` on `port`, once it listens."""
+    proc = subprocess.Popen(
+        [os.environ["TURNCOAT_BIN"], "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    line = proc.stdout.readline()
+    check(line.startswith("Turncoat web board:"), f"server says {line!r}")
+    return proc
+
+
+def test_reconnect(browser):
+    """The server killed under a tab and started again: the tab says so,
+    connects again by itself and sends its game; analysis goes on, moves
+    play on the server's copy of the game."""
+    check("TURNCOAT_BIN" in os.environ, "TURNCOAT_BIN names the turncoat binary")
+    port = free_port()
+    server = start_server(port)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(f"http://127.0.0.1:{port}/")
+        ready(page)
+        b = Board(page)
+        before = game_with_variation(b)
+        analysing(page, True)
+        wait_for(page, "document.querySelectorAll('#lines .line[data-multipv]').length > 0", timeout=20000)
+        server.kill()
+        server.wait()
+        wait_for(page, "document.getElementById('conn').textContent.startsWith('disconnected')", timeout=10000)
+        error = page.inner_text("#error")
+        check(error.startswith("The connection to the engine was lost. Trying again in"), f"error {error!r}")
+        t = time.time()
+        server = start_server(port)
+        wait_for(page, "document.getElementById('conn').textContent === 'connected'", timeout=20000)
+        figures["reconnect_s"] = round(time.time() - t, 1)
+        check(page.locator("#error").is_hidden(), "the error goes with the reconnection")
+        check(page.evaluate(TREE) == before, f"after the reconnection {page.evaluate(TREE)} != {before}")
+        # The new session has the game: analysis of the position shown...
+        page.evaluate("window.turncoat.state.analysis = null")
+        wait_for(
+            page,
+            "window.turncoat.state.analysis && window.turncoat.state.analysis.fen === window.turncoat.state.info.fen"
+            " && window.turncoat.state.analysis.lines.length > 0",
+            timeout=20000,
+        )
+        analysing(page, False)
+        # ...and a move played from it.
+        b.move("b1", "c3")
+        b.wait_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2", "a move after the reconnection")
+    finally:
+        page.close()
+        server.kill()
+        server.wait()
 
 
 LINK_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -761,7 +890,8 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+        # A context of its own: the storage step opens a second tab in it.
+        page = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True).new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("requestfailed", lambda r: errors.append("request failed: " + r.url))
@@ -795,6 +925,8 @@ def main():
             ("play", lambda: test_play(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: test_pgn(b, x))) for x in PGNS]
         steps.append(("link", lambda: test_link(b, browser)))
+        steps.append(("storage", lambda: test_storage(b)))
+        steps.append(("reconnect", lambda: test_reconnect(browser)))
         steps.append(("too many tabs", lambda: test_too_many_tabs(b, browser)))
         if os.environ.get("TURNCOAT_MEASURE_GAME") and PGNS:
             steps.append(("measure game analysis", lambda: measure_game_analysis(b, PGNS[0])))

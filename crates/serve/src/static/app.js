@@ -46,16 +46,28 @@ const pending = new Map(); // id -> callback(ok, msg)
 function connect() {
   backend = openBackend({
     onMessage,
-    onOpen: (what) => { $('conn').textContent = what; },
-    onClose: (why) => {
-      $('conn').textContent = 'disconnected — reload the page';
-      // The error stays up: nothing works any more.
-      showError(why, true);
+    onOpen: (what) => {
+      $('conn').textContent = what;
+      if (disconnected) { disconnected = false; clearError(); }
+    },
+    // `retryMs`: when the backend tries again by itself (the server's
+    // socket); without it nothing works any more.
+    onClose: (why, retryMs) => {
+      disconnected = true;
+      if (retryMs == null) {
+        $('conn').textContent = 'disconnected — reload the page';
+        showError(why, true);
+        return;
+      }
+      const secs = Math.max(1, Math.round(retryMs / 1000));
+      $('conn').textContent = `disconnected — reconnecting in ${secs} s…`;
+      showError(`${why} Trying again in ${secs} s.`, true);
     },
   });
   window.turncoat.backend = backend.kind;
   window.turncoat.backendStats = () => (backend.stats ? backend.stats() : null);
 }
+let disconnected = false;
 
 function send(obj) {
   if (backend) backend.send(obj);
@@ -63,6 +75,7 @@ function send(obj) {
 
 /** A position request; `cb(ok, msg)` gets the answer. */
 function requestPosition(variant, fen, moves, cb) {
+  heading = null; // any other request overtakes a step (goTo sets it again)
   const id = nextId++;
   pending.set(id, cb);
   lastPositionRequest = id;
@@ -77,8 +90,9 @@ function onMessage(msg) {
       msg.variants.forEach((v, i) => { state.startFens[v] = msg.start_fens[i]; });
       $('variant').innerHTML = msg.variants.map((v) => `<option value="${v}">${v}</option>`).join('');
       $('variant').value = state.variant;
+      if (state.root) { resync(); break; } // the server again, after a lost connection
       fillThreads(msg.max_threads || 1);
-      if (!restoreLink()) newGame(state.variant, null);
+      startup();
       break;
     case 'position': {
       const cb = pending.get(msg.id);
@@ -193,6 +207,132 @@ function updateLink() {
   if (!state.root || restoring) return;
   const link = linkOf();
   if (location.hash !== link) history.replaceState(null, '', link);
+  saveGame();
+}
+
+// ---------------------------------------------------------------- a game that survives
+
+// The whole game (variations too, and the position shown) is kept in the
+// browser's storage at every change, and restored when the page opens: with
+// no game in the address, or with the address this page itself last wrote
+// (a reload); an address that says otherwise (a shared link) wins. After a
+// lost connection the page sends the server its game again (resync).
+
+const STORE_KEY = 'turncoat.game';
+
+/** The tree as a flat list in preorder: [parent's index (-1: the start),
+ * token, SAN] (flat: a 2000-ply game nests no deeper than a short one). */
+function flatTree(root) {
+  const out = [];
+  const index = new Map([[root, -1]]);
+  const walk = [root];
+  while (walk.length) {
+    const n = walk.pop();
+    for (let i = n.children.length - 1; i >= 0; i--) walk.push(n.children[i]);
+    if (n !== root) { index.set(n, out.length); out.push([index.get(n.parent), n.token, n.san]); }
+  }
+  return { nodes: out, current: index.get(state.node) ?? -1 };
+}
+
+function saveGame() {
+  const { nodes, current } = flatTree(state.root);
+  const stored = { link: linkOf(), variant: state.variant, fen: state.root.startFen, nodes, current };
+  try {
+    localStorage.setItem(STORE_KEY, JSON.stringify(stored));
+  } catch {
+    // Storage refused (full, or disabled): the address still holds the line.
+  }
+}
+
+/** The stored game, if there is one of the right shape. */
+function storedGame() {
+  let g;
+  try { g = JSON.parse(localStorage.getItem(STORE_KEY)); } catch { return null; }
+  const ok = g && typeof g.variant === 'string' && typeof g.fen === 'string' && typeof g.link === 'string'
+    && Array.isArray(g.nodes) && Number.isInteger(g.current)
+    && g.nodes.every((n, i) => Array.isArray(n) && Number.isInteger(n[0]) && n[0] >= -1 && n[0] < i && typeof n[1] === 'string');
+  return ok ? g : null;
+}
+
+/** The game to show when the page opens. */
+function startup() {
+  const link = parseLink(location.hash);
+  const stored = storedGame();
+  if (stored && (!link || stored.link === location.hash)) {
+    restoring = true;
+    restoreStored(stored).catch(() => false).then((ok) => {
+      restoring = false;
+      if (ok) updateLink();
+      else if (!restoreLink()) newGame(state.variant, null);
+    });
+    return;
+  }
+  if (!restoreLink()) newGame(state.variant, null);
+}
+
+/** Rebuilds a stored game, every line checked by the backend (a line that
+ * no longer plays is cut where it stops); false when its start is refused. */
+async function restoreStored(g) {
+  if (!state.variants.includes(g.variant)) return false;
+  const start = await ask(g.variant, g.fen, []);
+  if (!start.ok) return false;
+  const root = makeNode(null, null, null);
+  root.startFen = start.msg.start_fen;
+  root.startPly = start.msg.start_ply;
+  const nodes = g.nodes.map(() => null);
+  g.nodes.forEach(([p, token, san], i) => {
+    const parent = p < 0 ? root : nodes[p];
+    if (!parent) return;
+    nodes[i] = makeNode(parent, token, typeof san === 'string' ? san : token);
+    parent.children.push(nodes[i]);
+  });
+  const leaves = nodes.filter((n) => n && !n.children.length);
+  for (const leaf of leaves) {
+    const line = [];
+    for (let n = leaf; n.parent; n = n.parent) line.unshift(n);
+    const tokens = line.map((n) => n.token);
+    let answer = await ask(g.variant, root.startFen, tokens);
+    let good = tokens.length;
+    if (!answer.ok) {
+      // The longest playable beginning (legality of a prefix is monotone).
+      let [lo, hi] = [0, tokens.length - 1];
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if ((await ask(g.variant, root.startFen, tokens.slice(0, mid))).ok) lo = mid; else hi = mid - 1;
+      }
+      good = lo;
+      const bad = line[good];
+      bad.parent.children = bad.parent.children.filter((c) => c !== bad);
+      answer = await ask(g.variant, root.startFen, tokens.slice(0, good));
+    }
+    // The moves as the backend writes them now.
+    if (answer.ok) line.slice(0, good).forEach((n, i) => { n.san = answer.msg.sans[i] || n.token; });
+  }
+  // The position shown, if it is still in the tree.
+  let node = g.current >= 0 ? nodes[g.current] : root;
+  for (let n = node; n && n !== root; n = n.parent) if (!n.parent || !n.parent.children.includes(n)) node = null;
+  node = node || root;
+  const shown = await ask(g.variant, root.startFen, pathTokens(node));
+  if (!shown.ok) return false;
+  stopGameAnalysis();
+  state.variant = g.variant;
+  $('variant').value = g.variant;
+  state.root = root;
+  state.node = node;
+  show(shown.msg);
+  return true;
+}
+
+/** After a lost connection, a new session on the server: the game shown,
+ * and what was running (analysis, the engine's move, a whole-game
+ * analysis), asked for again. */
+function resync() {
+  pending.clear();
+  send({ type: 'options', threads: +$('threads').value, hash: +$('hash').value });
+  goTo(state.node);
+  if (state.analysing) send({ type: 'analyse', multipv: state.multipv });
+  if (state.playing) { state.waitingEngine = false; maybeEngineMove(); }
+  if (game.run) { game.run.requestId = null; nextEvaluation(); }
 }
 
 /** The game in a fragment, or null when it holds none. */
@@ -289,11 +429,18 @@ window.addEventListener('hashchange', () => {
 function goTo(node) {
   if (!node) return;
   requestPosition(state.variant, state.root.startFen, pathTokens(node), (ok, msg) => {
+    heading = null;
     if (!ok) { showError(msg.message); return; }
     state.node = node;
     show(msg);
   });
+  heading = node;
 }
+
+// Where the last step through the moves is going, until its answer comes:
+// the next key press steps on from there, so quick presses are not lost.
+let heading = null;
+const here = () => heading || state.node;
 
 /** Plays the tokens from the current node (after the server checked them). */
 function playTokens(tokens, sans, onError, onPlayed) {
@@ -738,10 +885,10 @@ function esc(s) {
 
 // ---------------------------------------------------------------- navigation
 
-function back() { if (state.node.parent) goTo(state.node.parent); }
-function forward() { if (state.node.children.length) goTo(state.node.children[0]); }
+function back() { if (here().parent) goTo(here().parent); }
+function forward() { if (here().children.length) goTo(here().children[0]); }
 function first() { goTo(state.root); }
-function last() { let n = state.node; while (n.children.length) n = n.children[0]; goTo(n); }
+function last() { let n = here(); while (n.children.length) n = n.children[0]; goTo(n); }
 
 $('back').onclick = back;
 $('forward').onclick = forward;
