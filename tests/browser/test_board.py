@@ -579,6 +579,68 @@ def test_play(b):
     page.click("#playbtn")
 
 
+def test_play_end(b):
+    """A takeback takes the moves out of the game; space while playing asks
+    first; resigning, a game's end and a draw offer end the play."""
+    page = b.page
+    b.set_variant("chess")
+    b.wait_fen(START_FEN, "new game")
+    page.select_option("#side", "white")
+    page.select_option("#strength", "n1000")
+    page.click("#playbtn")
+    engine_done = "window.turncoat.state.node.ply === 2 && !window.turncoat.state.waitingEngine"
+    b.click("e2", "e4")
+    wait_for(page, engine_done, timeout=10000)
+    page.click("#takeback")
+    b.wait_fen(START_FEN, "taken back")
+    check(page.evaluate("window.turncoat.state.root.children.length") == 0, "the moves taken back left the game")
+    b.click("d2", "d4")
+    wait_for(page, engine_done, timeout=10000)
+    line = page.evaluate("window.turncoat.state.root.children.map((c) => c.token)")
+    check(line == ["d2d4"], f"the game after the takeback: {line}")
+    # Space asks before ending the game.
+    page.keyboard.press(" ")
+    check(page.locator("#confirm").is_visible(), "space asks first")
+    check(page.evaluate("window.turncoat.state.playing"), "still playing while asked")
+    page.keyboard.press("Escape")
+    check(page.locator("#confirm").is_hidden() and page.evaluate("window.turncoat.state.playing"), "Escape: still playing")
+    page.keyboard.press(" ")
+    page.click("#confirm-yes")
+    wait_for(page, "!window.turncoat.state.playing && window.turncoat.state.analysing", timeout=10000)
+    analysing(page, False)
+    # Resigning.
+    page.click("#playbtn")
+    page.click("#resign")
+    wait_for(page, "!window.turncoat.state.playing", timeout=10000)
+    status = page.inner_text("#status")
+    check(status.startswith("Game over: 0-1") and "White resigns" in status, f"status after resigning: {status!r}")
+    check(page.inner_text("#moves").endswith("0-1"), f"move list {page.inner_text('#moves')!r}")
+    check(page.inner_text("#playbtn") == "Play vs Turncoat", "the play button is off")
+    page.click("#pgnexport")
+    wait_for(page, "document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
+    exported = page.input_value("#pgn")
+    check('[Result "0-1"]' in exported and "{White resigns} 0-1" in exported, f"exported {exported!r}")
+    # Mating ends the play.
+    b.load("chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    page.click("#playbtn")
+    b.click("a1", "a8")
+    wait_for(page, "window.turncoat.state.info.outcome && !window.turncoat.state.playing", timeout=10000)
+    check(page.inner_text("#playbtn") == "Play vs Turncoat", "play off at the game's end")
+    # Draw offers: declined by a Turncoat a queen up, accepted a queen down.
+    for fen, answer in [("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", "declines"), ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "accepts")]:
+        b.load("chess", fen)
+        page.click("#playbtn")
+        page.click("#draw")
+        wait_for(page, "w => document.getElementById('hint').textContent.includes(w)", arg=answer, timeout=20000)
+        playing = page.evaluate("window.turncoat.state.playing")
+        check(playing == (answer == "declines"), f"{answer}: playing {playing}")
+        if playing:
+            page.click("#playbtn")
+        else:
+            status = page.inner_text("#status")
+            check(status.startswith("Game over: 1/2-1/2") and "draw agreed" in status, f"status {status!r}")
+
+
 def test_pgn(b, path):
     page = b.page
     with open(path) as f:
@@ -923,6 +985,7 @@ def main():
             ("analysis readable", lambda: test_analysis_readable(b)),
             ("game analysis", lambda: test_game_analysis(b)),
             ("play", lambda: test_play(b)),
+            ("end of play", lambda: test_play_end(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: test_pgn(b, x))) for x in PGNS]
         steps.append(("link", lambda: test_link(b, browser)))
         steps.append(("storage", lambda: test_storage(b)))

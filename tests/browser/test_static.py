@@ -170,6 +170,7 @@ def main():
             ("game analysis", lambda: tb.test_game_analysis(b)),
             ("stop", lambda: test_stop_is_prompt(b, "new worker")),
             ("play", lambda: tb.test_play(b)),
+            ("end of play", lambda: tb.test_play_end(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: tb.test_pgn(b, x))) for x in PGNS]
         steps.append(("link", lambda: tb.test_link(b, browser)))
         steps.append(("storage", lambda: tb.test_storage(b)))

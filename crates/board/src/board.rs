@@ -6,7 +6,7 @@
 use shakmaty::{Color, Square};
 
 use super::protocol::{
-    GameEnd, LastMove, LegalMove, Missile, MoveKind, PgnGameInfo, PositionInfo, Squares,
+    Agreed, GameEnd, LastMove, LegalMove, Missile, MoveKind, PgnGameInfo, PositionInfo, Squares,
     MAX_FEN_BYTES, MAX_MOVES, MAX_PGN_GAMES,
 };
 use turncoat_rules::game::Outcome;
@@ -259,20 +259,24 @@ pub fn import_pgn(text: &str) -> Result<Vec<PgnGameInfo>, String> {
 
 /// The game as PGN in the match runner's dialect (the rules' one writer): the
 /// seven-tag roster, `Variant`, `SetUp`/`FEN`, `Termination` when the game is
-/// over, `PlyCount`; SAN in chess, tokens in the variants.
+/// over, `PlyCount`; SAN in chess, tokens in the variants. A game the rules
+/// have not ended may have ended by the players' choice (`ended`).
 pub fn export_pgn(
     variant: VariantKind,
     fen_text: Option<&str>,
     moves: &[String],
     white: &str,
     black: &str,
+    ended: Option<Agreed>,
 ) -> Result<String, String> {
     let game = replay(variant, fen_text, moves)?;
     let start_fen = game.start_fen();
     let outcome = game.outcome();
+    // The rules' end wins over the players'.
+    let ended = ended.filter(|_| outcome.is_none());
     let date = pgn::today();
     let mut tags = Vec::new();
-    if outcome.is_some() {
+    if outcome.is_some() || ended.is_some() {
         tags.push(("Termination", "normal".to_string()));
     }
     let written = pgn::write_game(&pgn::PgnRecord {
@@ -284,10 +288,16 @@ pub fn export_pgn(
         round: "-",
         white,
         black,
-        result: outcome.map_or("*", |o| o.result()),
+        result: outcome
+            .map(|o| o.result())
+            .or(ended.map(Agreed::result))
+            .unwrap_or("*"),
         tags,
         moves: moves.iter().map(|m| (m.as_str(), None)).collect(),
-        final_comment: outcome.as_ref().map(|o| o.reason()),
+        final_comment: outcome
+            .as_ref()
+            .map(|o| o.reason())
+            .or(ended.map(Agreed::reason)),
     });
     Ok(written.text)
 }
@@ -378,14 +388,40 @@ mod tests {
     #[test]
     fn pgn_round_trip() {
         let moves: Vec<String> = ["e2e4", "e7e5", "g1f3"].map(String::from).to_vec();
-        let text = export_pgn(VariantKind::Chess, None, &moves, "a", "b").unwrap();
+        let text = export_pgn(VariantKind::Chess, None, &moves, "a", "b", None).unwrap();
         assert!(text.contains("1. e4 e5 2. Nf3 *"), "{text}");
         let games = import_pgn(&text).unwrap();
         assert_eq!(games[0].moves, moves);
         // Numbering from a start with Black to move at move 12.
         let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 12";
         let moves: Vec<String> = ["e7e5", "g1f3"].map(String::from).to_vec();
-        let text = export_pgn(VariantKind::Chess, Some(fen), &moves, "a", "b").unwrap();
+        let text = export_pgn(VariantKind::Chess, Some(fen), &moves, "a", "b", None).unwrap();
         assert!(text.contains("12... e5 13. Nf3 *"), "{text}");
+        // A resignation: the result and why; the rules' end wins over it.
+        let moves: Vec<String> = ["e2e4", "e7e5"].map(String::from).to_vec();
+        let text = export_pgn(
+            VariantKind::Chess,
+            None,
+            &moves,
+            "a",
+            "b",
+            Some(Agreed::WhiteResigns),
+        )
+        .unwrap();
+        assert!(text.contains("[Result \"0-1\"]"), "{text}");
+        assert!(text.contains("[Termination \"normal\"]"), "{text}");
+        assert!(text.contains("1. e4 e5 {White resigns} 0-1"), "{text}");
+        let mate: Vec<String> = ["f2f3", "e7e5", "g2g4", "d8h4"].map(String::from).to_vec();
+        let text = export_pgn(
+            VariantKind::Chess,
+            None,
+            &mate,
+            "a",
+            "b",
+            Some(Agreed::DrawAgreed),
+        )
+        .unwrap();
+        assert!(text.contains("[Result \"0-1\"]"), "{text}");
+        assert!(!text.contains("Draw agreed"), "{text}");
     }
 }

@@ -99,7 +99,39 @@ pub enum Request {
         white: Option<String>,
         #[serde(default)]
         black: Option<String>,
+        /// How the game ended off the board (a resignation, a draw agreed),
+        /// when the rules did not end it.
+        #[serde(default)]
+        ended: Option<Agreed>,
     },
+}
+
+/// A game's end that the players chose, not the rules.
+#[derive(Copy, Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Agreed {
+    WhiteResigns,
+    BlackResigns,
+    DrawAgreed,
+}
+
+impl Agreed {
+    pub fn result(self) -> &'static str {
+        match self {
+            Agreed::WhiteResigns => "0-1",
+            Agreed::BlackResigns => "1-0",
+            Agreed::DrawAgreed => "1/2-1/2",
+        }
+    }
+
+    /// As the PGN's last comment says it.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Agreed::WhiteResigns => "White resigns",
+            Agreed::BlackResigns => "Black resigns",
+            Agreed::DrawAgreed => "Draw agreed",
+        }
+    }
 }
 
 /// A square list, e.g. `["e2","e4"]`.

@@ -229,6 +229,7 @@ impl<H: EngineHost> Session<H> {
                 moves,
                 white,
                 black,
+                ended,
             } => {
                 let result = board::parse_variant(&variant).and_then(|v| {
                     board::export_pgn(
@@ -237,6 +238,7 @@ impl<H: EngineHost> Session<H> {
                         &moves,
                         white.as_deref().unwrap_or("?"),
                         black.as_deref().unwrap_or("?"),
+                        ended,
                     )
                 });
                 match result {

@@ -28,6 +28,7 @@ const state = {
   userSide: 'white',
   waitingEngine: false,
   games: [],
+  ended: null, // a resignation or agreed draw: { node, kind }
 };
 
 // For tests and curious users: timings in ms.
@@ -170,6 +171,7 @@ function newGame(variant, fen, done) {
     if (!ok) { showError(msg.message); if (done) done(false); return; }
     clearError();
     stopGameAnalysis();
+    state.ended = null;
     state.variant = variant;
     $('variant').value = variant;
     state.root = makeNode(null, null, null);
@@ -315,6 +317,7 @@ async function restoreStored(g) {
   const shown = await ask(g.variant, root.startFen, pathTokens(node));
   if (!shown.ok) return false;
   stopGameAnalysis();
+  state.ended = null;
   state.variant = g.variant;
   $('variant').value = g.variant;
   state.root = root;
@@ -396,6 +399,7 @@ async function loadLink(link) {
   }
   const msg = answer.msg;
   stopGameAnalysis();
+  state.ended = null;
   state.variant = variant;
   $('variant').value = variant;
   state.root = makeNode(null, null, null);
@@ -710,6 +714,8 @@ function show(msg) {
   renderLines();
   renderGraph();
   updateLink();
+  // The game is over: so is the play.
+  if (state.playing && msg.outcome) stopPlaying();
   if (timings.firstRender === null) timings.firstRender = performance.now();
 }
 
@@ -807,8 +813,9 @@ function arrowsFor(tok, brush) {
 function renderStatus() {
   const info = state.info;
   const el = $('status');
-  if (info.outcome) {
-    const o = info.outcome;
+  const ended = endedHere();
+  if (info.outcome || ended) {
+    const o = info.outcome || AGREED[ended.kind];
     const who = o.winner ? `${o.winner === 'white' ? 'White' : 'Black'} wins` : 'Draw';
     el.textContent = `Game over: ${o.result} — ${who} (${o.reason})`;
     el.className = 'status over';
@@ -864,6 +871,7 @@ function renderMoves() {
   };
   walk(state.root, true);
   if (state.info && state.info.outcome && !state.node.children.length) parts.push(`<span class="result">${state.info.outcome.result}</span>`);
+  else if (state.ended && mainLine().pop() === state.ended.node) parts.push(`<span class="result">${AGREED[state.ended.kind].result}</span>`);
   el.innerHTML = parts.join(' ') || '<span class="num">No moves yet: click a piece.</span>';
   el.querySelectorAll('.mv').forEach((s) => s.addEventListener('click', () => goTo(nodes[+s.dataset.n])));
   const cur = el.querySelector('.current');
@@ -907,12 +915,21 @@ function flip() {
 document.addEventListener('keydown', (e) => {
   const tag = (e.target && e.target.tagName) || '';
   if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+  if (!$('confirm').hidden) {
+    if (e.key === 'Enter' || e.key === ' ') confirmYes();
+    else if (e.key === 'Escape') hideConfirm();
+    e.preventDefault();
+    return;
+  }
   if (e.key === 'ArrowLeft') { back(); e.preventDefault(); }
   else if (e.key === 'ArrowRight') { forward(); e.preventDefault(); }
   else if (e.key === 'Home') { first(); e.preventDefault(); }
   else if (e.key === 'End') { last(); e.preventDefault(); }
   else if (e.key === 'f') flip();
-  else if (e.key === ' ') { toggleAnalysis(); e.preventDefault(); }
+  else if (e.key === ' ' && state.playing) {
+    askConfirm('End the game against Turncoat and analyse?', 'End and analyse (Enter)', () => { stopPlaying(); startAnalysis(); });
+    e.preventDefault();
+  } else if (e.key === ' ') { toggleAnalysis(); e.preventDefault(); }
   else if (e.key === 'Escape') { state.sel = []; hideChooser(); renderSelection(); }
   else if (e.key === 'Enter' && chooserButtons.length) {
     const d = chooserButtons.find((b) => b.def) || chooserButtons[0];
@@ -1159,6 +1176,7 @@ function nextEvaluation() {
 }
 
 function onEvaluation(msg) {
+  if (drawOffer !== null && msg.id === drawOffer) { onDrawAnswer(msg); return; }
   const run = game.run;
   if (!run || msg.id !== run.requestId) return;
   run.requestId = null;
@@ -1250,6 +1268,8 @@ $('playbtn').onclick = () => {
   if (state.orientation !== state.userSide) flip();
   $('playbtn').textContent = 'Stop playing';
   $('playbtn').classList.add('on');
+  $('resign').hidden = false;
+  $('draw').hidden = false;
   renderStatus();
   maybeEngineMove();
 };
@@ -1261,6 +1281,10 @@ function stopPlaying() {
   state.waitingEngine = false;
   $('playbtn').textContent = 'Play vs Turncoat';
   $('playbtn').classList.remove('on');
+  $('resign').hidden = true;
+  $('draw').hidden = true;
+  drawOffer = null;
+  hideConfirm();
   if (state.info) renderStatus();
 }
 
@@ -1271,6 +1295,7 @@ function maybeEngineMove() {
   const s = $('strength').value;
   const n = parseInt(s.slice(1), 10);
   goId = nextId++;
+  drawOffer = null;
   state.waitingEngine = true;
   send(s[0] === 't' ? { type: 'go', id: goId, movetime: n } : { type: 'go', id: goId, nodes: n });
   renderStatus();
@@ -1290,8 +1315,87 @@ $('takeback').onclick = () => {
   // Back to the last position where the user was to move (before their move).
   n = n.parent;
   if (state.playing && n.parent && sideToMove(n) !== state.userSide) n = n.parent;
+  // The moves taken back leave the game: the next move played from there
+  // is the main line.
+  let cut = state.node;
+  while (cut.parent !== n) cut = cut.parent;
+  n.children = n.children.filter((c) => c !== cut);
+  if (state.report && state.report.nodes.includes(cut)) state.report = null;
+  if (state.ended && !mainLine().includes(state.ended.node)) state.ended = null;
   goTo(n);
 };
+
+// ---------------------------------------------------------------- the end of a game by the players
+
+// A resignation or an agreed draw ends the game at the position shown
+// (`state.ended`): the status and the move list say so, and the PGN export
+// writes its result.
+const AGREED = {
+  white_resigns: { result: '0-1', winner: 'black', reason: 'White resigns' },
+  black_resigns: { result: '1-0', winner: 'white', reason: 'Black resigns' },
+  draw_agreed: { result: '1/2-1/2', winner: null, reason: 'draw agreed' },
+};
+
+/** The players' end of the game, if the position shown is where it ended. */
+function endedHere() {
+  return state.ended && state.ended.node === state.node ? state.ended : null;
+}
+
+function endByAgreement(kind) {
+  state.ended = { node: state.node, kind };
+  stopPlaying();
+  renderStatus();
+  renderMoves();
+}
+
+$('resign').onclick = () => {
+  if (state.playing) endByAgreement(state.userSide === 'white' ? 'white_resigns' : 'black_resigns');
+};
+
+/** Nodes Turncoat searches before answering a draw offer. */
+const DRAW_NODES = 200000;
+/** Turncoat accepts a draw when it thinks itself worse by this much. */
+const DRAW_ACCEPT_CP = 50;
+let drawOffer = null; // the evaluation's id
+
+$('draw').onclick = () => {
+  if (!state.playing || state.info.outcome) return;
+  if (state.waitingEngine || state.info.turn !== state.userSide) { showError('Offer a draw when it is your move.'); return; }
+  drawOffer = nextId++;
+  $('hint').textContent = 'Turncoat considers your draw offer…';
+  send({ type: 'evaluate', id: drawOffer, variant: state.variant, fen: state.root.startFen, moves: pathTokens(state.node), nodes: DRAW_NODES });
+};
+
+function onDrawAnswer(msg) {
+  drawOffer = null;
+  if (!state.playing || msg.fen !== state.info.fen) return;
+  const v = msg.value;
+  const sign = state.userSide === 'white' ? -1 : 1; // Turncoat's view
+  const accepts = 'mate' in v ? v.mate * sign < 0 : 'cp' in v ? v.cp * sign <= -DRAW_ACCEPT_CP : true;
+  if (accepts) {
+    $('hint').textContent = 'Turncoat accepts the draw.';
+    endByAgreement('draw_agreed');
+  } else {
+    $('hint').textContent = 'Turncoat declines the draw.';
+  }
+}
+
+// ---------------------------------------------------------------- asking first
+
+let confirmed = null;
+/** Asks `question` over the board; `yes` runs if the user says so (the
+ * button, Enter or space), nothing if not (the other button, Escape). */
+function askConfirm(question, yesLabel, yes) {
+  $('confirm-text').textContent = question;
+  $('confirm-yes').textContent = yesLabel;
+  $('confirm').hidden = false;
+  confirmed = yes;
+}
+function hideConfirm() { $('confirm').hidden = true; confirmed = null; }
+function confirmYes() { const yes = confirmed; hideConfirm(); if (yes) yes(); }
+$('confirm-yes').onclick = confirmYes;
+$('confirm-no').onclick = hideConfirm;
+$('confirm').addEventListener('pointerdown', (e) => e.stopPropagation());
 
 function sideToMove(node) {
   return (state.root.startPly + node.ply) % 2 === 0 ? 'white' : 'black';
@@ -1347,7 +1451,8 @@ $('pgnexport').onclick = () => {
   const user = 'User';
   const white = state.playing ? (state.userSide === 'white' ? user : 'Turncoat') : '?';
   const black = state.playing ? (state.userSide === 'black' ? user : 'Turncoat') : '?';
-  send({ type: 'pgn_export', variant: state.variant, fen: state.root.startFen, moves: pathTokens(end), white, black });
+  const ended = state.ended && state.ended.node === end ? state.ended.kind : undefined;
+  send({ type: 'pgn_export', variant: state.variant, fen: state.root.startFen, moves: pathTokens(end), white, black, ended });
 };
 
 function onPgnText(text) {
