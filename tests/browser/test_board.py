@@ -682,6 +682,36 @@ def test_pgn(b, path):
         check(f'[Variant "{g["variant"]}"]' in exported, "export names the variant")
 
 
+LICHESS_PGN = """[Event "Casual game"]
+[Site "https://lichess.org/abcdefgh"]
+
+1. e4 e5 2. Nf3?! {a comment} (2. Nc3 Nc6 $1) 2... Nc6 3. Bc4 Bc5 4. 0-0
+"""
+
+
+def test_pgn_tolerant(b):
+    """lichess's PGN: glyphs, `0-0`, comments, variations kept as variations,
+    no result; exported with them."""
+    page = b.page
+    page.fill("#pgn", LICHESS_PGN)
+    page.click("#pgnload")
+    wait_for(page, "window.turncoat.state.games.length === 1 && window.turncoat.state.root.children.length > 0", timeout=10000)
+    tree = page.evaluate(TREE)
+    tokens = [t for _, t, _ in tree["nodes"]]
+    check(
+        tokens == ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1g1", "b1c3", "b8c6"],
+        f"the game and its variation: {tokens}",
+    )
+    text = page.inner_text("#moves")
+    check("Nf3?!" in text and "a comment" in text and "O-O" in text, f"move list {text!r}")
+    check(page.locator("#moves .var").count() == 1, "the variation is listed")
+    page.click("#pgnexport")
+    wait_for(page, "document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
+    exported = page.input_value("#pgn")
+    check("2. Nf3?! {a comment} (2. Nc3 Nc6!) 2... Nc6" in exported, f"exported {exported!r}")
+    check("4. O-O *" in exported, f"exported {exported!r}")
+
+
 def test_too_many_tabs(b, browser):
     """A tab beyond the server's limit shows the server's reason, not a lost
     connection."""
@@ -987,6 +1017,7 @@ def main():
             ("play", lambda: test_play(b)),
             ("end of play", lambda: test_play_end(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: test_pgn(b, x))) for x in PGNS]
+        steps.append(("pgn as lichess writes it", lambda: test_pgn_tolerant(b)))
         steps.append(("link", lambda: test_link(b, browser)))
         steps.append(("storage", lambda: test_storage(b)))
         steps.append(("reconnect", lambda: test_reconnect(browser)))

@@ -172,6 +172,7 @@ def main():
             ("play", lambda: tb.test_play(b)),
             ("end of play", lambda: tb.test_play_end(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: tb.test_pgn(b, x))) for x in PGNS]
+        steps.append(("pgn as lichess writes it", lambda: tb.test_pgn_tolerant(b)))
         steps.append(("link", lambda: tb.test_link(b, browser)))
         steps.append(("storage", lambda: tb.test_storage(b)))
         if os.environ.get("TURNCOAT_MEASURE_GAME") and PGNS:

@@ -103,7 +103,31 @@ pub enum Request {
         /// when the rules did not end it.
         #[serde(default)]
         ended: Option<Agreed>,
+        /// The whole game with its variations, comments and annotations; when
+        /// given, its main line is the game written and `moves` is not read.
+        #[serde(default)]
+        tree: Option<Vec<TreeNode>>,
     },
+}
+
+/// Most moves in a game tree sent for export, variations included.
+pub const MAX_TREE_NODES: usize = 10 * MAX_MOVES;
+
+/// A move of a game tree as the page sends it: a flat list in preorder, each
+/// move naming its parent's place in the list (-1: the start position); a
+/// move's first child continues its line, the others are variations.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TreeNode {
+    pub parent: i64,
+    pub token: String,
+    /// Annotation glyphs as NAGs (`$6` is `?!`).
+    #[serde(default)]
+    pub nags: Vec<u8>,
+    #[serde(default)]
+    pub before: Option<String>,
+    #[serde(default)]
+    pub comment: Option<String>,
 }
 
 /// A game's end that the players chose, not the rules.
@@ -273,10 +297,27 @@ pub struct PgnGameInfo {
     pub tags: Vec<[String; 2]>,
     pub variant: String,
     pub start_fen: String,
+    /// The main line.
     pub moves: Vec<String>,
     /// The moves as written: SAN in chess, tokens in the variants.
     pub sans: Vec<String>,
     pub result: String,
+    /// The main line again with its variations, comments and glyphs.
+    pub tree: Vec<ImportedMove>,
+}
+
+/// A move of an imported game.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ImportedMove {
+    pub token: String,
+    pub san: String,
+    /// Annotation glyphs as NAGs, and the first move glyph (`?!`) as written.
+    pub nags: Vec<u8>,
+    pub glyph: Option<String>,
+    pub before: Option<String>,
+    pub comment: Option<String>,
+    /// Other moves in its place, each a line.
+    pub variations: Vec<Vec<ImportedMove>>,
 }
 
 /// What the server says.

@@ -230,6 +230,7 @@ impl<H: EngineHost> Session<H> {
                 white,
                 black,
                 ended,
+                tree,
             } => {
                 let result = board::parse_variant(&variant).and_then(|v| {
                     board::export_pgn(
@@ -239,6 +240,7 @@ impl<H: EngineHost> Session<H> {
                         white.as_deref().unwrap_or("?"),
                         black.as_deref().unwrap_or("?"),
                         ended,
+                        tree.as_deref(),
                     )
                 });
                 match result {

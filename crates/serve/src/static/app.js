@@ -231,7 +231,11 @@ function flatTree(root) {
   while (walk.length) {
     const n = walk.pop();
     for (let i = n.children.length - 1; i >= 0; i--) walk.push(n.children[i]);
-    if (n !== root) { index.set(n, out.length); out.push([index.get(n.parent), n.token, n.san]); }
+    if (n !== root) {
+      index.set(n, out.length);
+      const notes = notesOf(n);
+      out.push(notes ? [index.get(n.parent), n.token, n.san, notes] : [index.get(n.parent), n.token, n.san]);
+    }
   }
   return { nodes: out, current: index.get(state.node) ?? -1 };
 }
@@ -282,10 +286,11 @@ async function restoreStored(g) {
   root.startFen = start.msg.start_fen;
   root.startPly = start.msg.start_ply;
   const nodes = g.nodes.map(() => null);
-  g.nodes.forEach(([p, token, san], i) => {
+  g.nodes.forEach(([p, token, san, notes], i) => {
     const parent = p < 0 ? root : nodes[p];
     if (!parent) return;
     nodes[i] = makeNode(parent, token, typeof san === 'string' ? san : token);
+    if (notes && typeof notes === 'object') setNotes(nodes[i], notes);
     parent.children.push(nodes[i]);
   });
   const leaves = nodes.filter((n) => n && !n.children.length);
@@ -884,7 +889,10 @@ function renderMoves() {
  * style sheet, so the move's text stays its SAN). */
 function moveSpan(node, n) {
   const glyph = node.glyph !== undefined ? ` data-glyph="${node.glyph}"` : '';
-  return `<span class="mv${node === state.node ? ' current' : ''}" data-n="${n}" data-ply="${node.ply}"${glyph}>${esc(node.san)}</span>`;
+  const nag = node.nags && MOVE_GLYPHS[node.nags[0]] ? `<span class="nag">${MOVE_GLYPHS[node.nags[0]]}</span>` : '';
+  const before = node.before !== undefined ? `<span class="comment">${esc(node.before)}</span> ` : '';
+  const after = node.comment !== undefined ? ` <span class="comment">${esc(node.comment)}</span>` : '';
+  return `${before}<span class="mv${node === state.node ? ' current' : ''}" data-n="${n}" data-ply="${node.ply}"${glyph}>${esc(node.san)}${nag}</span>${after}`;
 }
 
 function esc(s) {
@@ -1433,27 +1441,54 @@ function loadGame(i) {
   stopPlaying();
   newGame(g.variant, g.start_fen, (ok) => {
     if (!ok) return;
-    let n = state.root;
-    g.moves.forEach((tok, k) => {
-      const c = makeNode(n, tok, g.sans[k] || tok);
-      n.children.push(c);
-      n = c;
-    });
+    // The main line, each move followed by the variations in its place.
+    const build = (from, line) => {
+      let n = from;
+      for (const m of line) {
+        const c = makeNode(n, m.token, m.san || m.token);
+        setNotes(c, m);
+        n.children.push(c);
+        m.variations.forEach((v) => build(n, v));
+        n = c;
+      }
+    };
+    build(state.root, g.tree);
     $('games').value = String(i);
     renderMoves();
     updateLink();
   });
 }
 
+// The whole game: its main line with the variations, comments and glyphs.
 $('pgnexport').onclick = () => {
-  let end = state.node;
-  while (end.children.length) end = end.children[0];
+  const end = mainLine().pop();
   const user = 'User';
   const white = state.playing ? (state.userSide === 'white' ? user : 'Turncoat') : '?';
   const black = state.playing ? (state.userSide === 'black' ? user : 'Turncoat') : '?';
   const ended = state.ended && state.ended.node === end ? state.ended.kind : undefined;
-  send({ type: 'pgn_export', variant: state.variant, fen: state.root.startFen, moves: pathTokens(end), white, black, ended });
+  const tree = flatTree(state.root).nodes.map(([parent, token, , notes]) => ({ parent, token, ...(notes || {}) }));
+  send({ type: 'pgn_export', variant: state.variant, fen: state.root.startFen, moves: pathTokens(end), white, black, ended, tree });
 };
+
+/** A move's annotations from PGN: its glyphs as NAGs, comments before and
+ * after it. */
+function setNotes(node, m) {
+  if (Array.isArray(m.nags) && m.nags.length) node.nags = m.nags.filter((n) => Number.isInteger(n) && n >= 0 && n <= 255);
+  if (typeof m.comment === 'string') node.comment = m.comment;
+  if (typeof m.before === 'string') node.before = m.before;
+}
+
+/** The notes kept with a node (storage, export), or undefined. */
+function notesOf(node) {
+  if (!node.nags && node.comment === undefined && node.before === undefined) return undefined;
+  const notes = {};
+  if (node.nags) notes.nags = node.nags;
+  if (node.comment !== undefined) notes.comment = node.comment;
+  if (node.before !== undefined) notes.before = node.before;
+  return notes;
+}
+
+const MOVE_GLYPHS = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
 
 function onPgnText(text) {
   $('pgn').value = text;
