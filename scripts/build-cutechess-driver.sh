@@ -2,12 +2,13 @@
 # Builds Cutechess's rules library (v1.4.0, the reference for the Andernach
 # variants) and benches/cutechess/driver.cpp against it.
 #
-#   scripts/build-cutechess-driver.sh [--cli] [--src DIR] [BUILD_DIR]
+#   scripts/build-cutechess-driver.sh [--cli] [--gui] [--src DIR] [BUILD_DIR]
 #
 # BUILD_DIR (default target/cutechess) receives the unpacked source (unless
 # --src names an unpacked Cutechess v1.4.0 tree), the CMake build and the
 # driver binary `BUILD_DIR/cutechess-driver`. --cli also builds cutechess-cli
-# (`BUILD_DIR/build/cutechess-cli`). Needs cmake, a C++17 compiler and Qt 5
+# (`BUILD_DIR/build/cutechess-cli`), --gui the graphical Cutechess
+# (`BUILD_DIR/build/cutechess`, a few more minutes). Needs cmake, a C++17 compiler and Qt 5
 # (Debian: apt-get install -y cmake g++ qtbase5-dev qtbase5-dev-tools
 # libqt5svg5-dev qttools5-dev). Without --src the source is the GitHub tarball
 # of the tag.
@@ -17,13 +18,15 @@ cd "$(dirname "$0")/.."
 VERSION=v1.4.0
 URL="https://github.com/cutechess/cutechess/archive/refs/tags/$VERSION.tar.gz"
 CLI=0
+GUI=0
 SRC=""
 BUILD=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --cli) CLI=1 ;;
+    --gui) GUI=1 ;;
     --src) SRC="$2"; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) BUILD="$1" ;;
     esac
     shift
@@ -54,6 +57,9 @@ fi
 make -C "$BUILD/build" -j"$JOBS" lib >/dev/null
 if [ "$CLI" = 1 ]; then
     make -C "$BUILD/build" -j"$JOBS" cli >/dev/null
+fi
+if [ "$GUI" = 1 ]; then
+    make -C "$BUILD/build" -j"$JOBS" gui >/dev/null
 fi
 
 # shellcheck disable=SC2046

@@ -584,3 +584,20 @@ fn packed_shards_through_gnu_parallel_hold_the_unsharded_run() {
     assert_eq!(from_shards, whole);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--hand-written` plays and scores with the hand-written evaluation: in a
+/// variant with a network the games differ from the default run's, in one
+/// without they are the same, byte for byte.
+#[test]
+fn hand_written_data_owes_nothing_to_the_network() {
+    use turncoat::engine::policy::Policy;
+    for kind in [VariantKind::Chess, VariantKind::SuperAndernach] {
+        let name = kind.name();
+        let (default, _) = datagen(name, "hand-default", "1", "2", &[]);
+        let (hand, err) = datagen(name, "hand-written", "1", "2", &["--hand-written"]);
+        assert!(err.contains("2 games"), "{err}");
+        assert!(!hand.is_empty(), "{name}: no positions");
+        let has_network = with_variant!(kind, V => V::NETWORK.is_some());
+        assert_eq!(default == hand, !has_network, "{name}");
+    }
+}

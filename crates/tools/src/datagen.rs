@@ -82,6 +82,11 @@ pub struct DatagenArgs {
     /// Hash table per game, in MiB.
     #[arg(long, default_value_t = 8)]
     pub hash: usize,
+    /// Play and score with the hand-written evaluation, not the variant's
+    /// network (`Use NNUE` off): data that owes nothing to any network, the
+    /// first generation of a lineage trained only on Turncoat's own search.
+    #[arg(long)]
+    pub hand_written: bool,
 }
 
 /// A side whose score stays beyond this for [`ADJUDICATE_PLIES`] plies in a row
@@ -245,7 +250,10 @@ fn play_game<V: Policy>(args: &DatagenArgs, index: u64) -> Result<Played<V>, Str
         nodes: Some(args.nodes),
         ..Limits::default()
     };
-    let options = Options::default();
+    let options = Options {
+        use_nnue: !args.hand_written,
+        ..Options::default()
+    };
     let mut positions = Vec::new();
     let mut scores = Vec::new();
     let mut winning = 0usize;
@@ -386,6 +394,7 @@ mod tests {
             threads: 1,
             seed: 11,
             hash: 1,
+            hand_written: false,
             shard: None,
             format: Format::Text,
         };

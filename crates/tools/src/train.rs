@@ -913,6 +913,7 @@ mod tests {
                 threads: 1,
                 seed: 5,
                 hash: 1,
+                hand_written: false,
                 shard: None,
                 format: crate::data::Format::Text,
             })

@@ -181,25 +181,25 @@ fn capture_threats<V: SideChange>(pos: &Position<V>) -> i32 {
     let mover = pos.turn();
     let waiting = !mover;
     let occupied = pos.occupied();
-    let mut gains = Vec::new();
     let king = pos.king_of(waiting);
-    for target in pos.by_color(mover) & !pos.by_role(Role::King) {
-        let victim = pos.role_at(target).map_or(0, value_of);
-        let attackers = pos.attackers_to(target, waiting, occupied);
-        let mut best = 0;
-        for from in attackers & !pos.by_role(Role::King) {
-            let capturer = pos.role_at(from).map_or(0, value_of);
-            best = best.max(victim - 2 * capturer);
-        }
-        if let Some(k) = king {
-            if attackers.contains(k) && !guarded(pos, target, k, mover) {
-                best = best.max(victim);
+    // An iterator, not a collected list: this runs at every evaluated node.
+    let gains = (pos.by_color(mover) & !pos.by_role(Role::King))
+        .into_iter()
+        .map(|target| {
+            let victim = pos.role_at(target).map_or(0, value_of);
+            let attackers = pos.attackers_to(target, waiting, occupied);
+            let mut best = 0;
+            for from in attackers & !pos.by_role(Role::King) {
+                let capturer = pos.role_at(from).map_or(0, value_of);
+                best = best.max(victim - 2 * capturer);
             }
-        }
-        if best > 0 {
-            gains.push(best);
-        }
-    }
+            if let Some(k) = king {
+                if attackers.contains(k) && !guarded(pos, target, k, mover) {
+                    best = best.max(victim);
+                }
+            }
+            best
+        });
     let (best, second) = best_two(gains);
     let penalty = best / PARRIED_THREAT_DIVISOR + second / DOUBLE_THREAT_DIVISOR;
     if mover == Color::White {

@@ -38,7 +38,7 @@ impl Policy for Subversion {
             movegen::generate(pos, out, Legality::Legal, Stage::Noisy);
             generate_subversions(pos, out, true);
         }
-        keep_cheapest_payments(pos, out, start, 1);
+        keep_cheapest_payments(pos, out, start);
     }
 
     /// A capture losing the exchange (plain chess captures), or a subversion
@@ -95,32 +95,29 @@ impl Policy for Subversion {
     }
 }
 
-/// Keeps, of the subversions in `out[start..]`, the `k` best payments for each
+/// Keeps, of the subversions in `out[start..]`, the best payment for each
 /// target by [`Policy::gain_estimate`] (cheapest, then least advanced pawns; ties
-/// in generation order); other moves stay as they are.
-fn keep_cheapest_payments(pos: &Position<Subversion>, out: &mut MoveList, start: usize, k: usize) {
-    let subversions: Vec<(Square, i32, usize)> = (start..out.len())
-        .filter(|&i| out[i].kind == SUBVERSION)
-        .map(|i| (out[i].to, Subversion::gain_estimate(pos, out[i]), i))
-        .collect();
-    if subversions.len() <= k {
-        return;
-    }
-    let better = |a: &(Square, i32, usize), b: &(Square, i32, usize)| {
-        a.0 == b.0 && (a.1 > b.1 || (a.1 == b.1 && a.2 < b.2))
-    };
-    let dropped: Vec<usize> = subversions
-        .iter()
-        .filter(|m| subversions.iter().filter(|o| better(o, m)).count() >= k)
-        .map(|m| m.2)
-        .collect();
-    if dropped.is_empty() {
-        return;
+/// in generation order); other moves stay as they are. Two passes over the
+/// list and a table by target square, no allocation: this runs at every
+/// quiescence node.
+fn keep_cheapest_payments(pos: &Position<Subversion>, out: &mut MoveList, start: usize) {
+    // Per target square: the index of its best payment so far, and its gain.
+    let mut best: [Option<(usize, i32)>; 64] = [None; 64];
+    for (i, mv) in out.iter().enumerate().skip(start) {
+        if mv.kind != SUBVERSION {
+            continue;
+        }
+        let gain = Subversion::gain_estimate(pos, *mv);
+        let slot = &mut best[mv.to as usize];
+        if slot.is_none_or(|(_, g)| gain > g) {
+            *slot = Some((i, gain));
+        }
     }
     let mut keep = start;
     for i in start..out.len() {
-        if !dropped.contains(&i) {
-            out[keep] = out[i];
+        let mv = out[i];
+        if mv.kind != SUBVERSION || best[mv.to as usize].is_some_and(|(b, _)| b == i) {
+            out[keep] = mv;
             keep += 1;
         }
     }
