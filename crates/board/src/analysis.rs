@@ -321,11 +321,12 @@ impl Tab {
             .go(&setup, limits, options, move |event| match event {
                 Event::Info(info) if matches!(job, Job::Evaluate { .. }) => {
                     // The last full line's score; a bound only until then.
-                    if info.currmove.is_none() && info.multipv == 1 {
-                        if info.bound.is_none() || verdict.score.is_none() {
-                            verdict.score = Some(to_line(&info, variant, &fen_now, white).score);
-                            verdict.depth = info.depth;
-                        }
+                    if info.currmove.is_none()
+                        && info.multipv == 1
+                        && (info.bound.is_none() || verdict.score.is_none())
+                    {
+                        verdict.score = Some(to_line(&info, variant, &fen_now, white).score);
+                        verdict.depth = info.depth;
                     }
                     verdict.nodes = verdict.nodes.max(info.nodes);
                 }

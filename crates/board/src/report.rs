@@ -197,7 +197,7 @@ pub fn report(values: &[Option<PositionValue>], white_first: bool) -> Result<Gam
         .iter()
         .map(|e| e.map(|e| win_percent(e.ceiled_cp())))
         .collect();
-    let white_moves = |i: usize| (i % 2 == 0) == white_first;
+    let white_moves = |i: usize| i.is_multiple_of(2) == white_first;
     let mut moves = Vec::with_capacity(evals.len().saturating_sub(1));
     for i in 1..evals.len() {
         let white = white_moves(i - 1);
@@ -256,7 +256,7 @@ fn game_accuracy(
     let mut sides: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
     for (i, (m, weight)) in moves.iter().zip(weights).enumerate() {
         if let Some(a) = m.accuracy {
-            let side = usize::from((i % 2 == 0) != white_first);
+            let side = usize::from(i.is_multiple_of(2) != white_first);
             sides[side].push((a, weight));
         }
     }
