@@ -1,7 +1,9 @@
 //! The web board in a real browser: starts `turncoat serve` in-process, writes
 //! PGN files with `turncoat match`, and runs tests/browser/test_board.py
 //! (Playwright for Python driving headless Chromium), which clicks moves in
-//! every variant and saves screenshots under target/tmp/browser/.
+//! every variant and saves screenshots under target/tmp/browser/. The
+//! reconnection step runs `turncoat serve` (this build's binary) as a process
+//! of its own, to kill it and start it again.
 //!
 //! Needs `TURNCOAT_BROWSER_PYTHON`, a Python with the `playwright` package (as
 //! `.ci/run` sets it up), and /usr/bin/chromium (or `TURNCOAT_CHROMIUM`).
@@ -36,6 +38,8 @@ fn web_board_in_chromium() {
         .arg(&out)
         .args(&pgns)
         .env("TURNCOAT_CHROMIUM", &chromium)
+        // The reconnection step kills and restarts a server of its own.
+        .env("TURNCOAT_BIN", env!("CARGO_BIN_EXE_turncoat"))
         .output()
         .expect("run the browser test");
     let stdout = String::from_utf8_lossy(&result.stdout);

@@ -14,6 +14,9 @@ Exits non-zero on the first failed check.
 
 import json
 import os
+import re
+import socket
+import subprocess
 import sys
 import time
 
@@ -136,6 +139,7 @@ class Board:
             " && window.turncoat.state.node === window.turncoat.state.root",
             arg=variant,
         )
+        wait_for(self.page, "window.turncoat.idle()")
 
     def load(self, variant, fen):
         if self.page.input_value("#variant") != variant:
@@ -148,6 +152,8 @@ class Board:
             arg=fen,
             timeout=10000,
         )
+        # The same start as before passes the wait at once: wait for the answer.
+        wait_for(self.page, "window.turncoat.idle()", timeout=10000)
 
     def expected(self, variant, fen, moves):
         """The server's FEN after `moves`, through a WebSocket of its own."""
@@ -279,7 +285,13 @@ def test_variants(b):
     check(conv == ["d5"], f"andernach converted {conv}")
     # The ring has the colour the knight turned to (Black's), not the mover's.
     rings = count(page, "#board square.conv-black", 1)
-    check(rings == 1 and count(page, "#board square.conv-white", 0) == 0, f"andernach: {rings} black conversion rings")
+    # Chessground hides the squares it no longer needs (to reuse them) rather
+    # than removing them: the earlier boards' rings are there, hidden.
+    marked = page.evaluate(
+        "[...document.querySelectorAll('#board square[class*=conv]')]"
+        ".filter((q) => q.style.display !== 'none').map((q) => q.className)"
+    )
+    check(rings >= 1 and marked == ["last-move conv-black"], f"andernach: the rings shown are {marked}")
     play_and_check(b, "antiandernach", START_FEN, ["e2", "e4"], "e2e4", "quiet move turns the pawn")
     fen = "3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1"
     play_and_check(b, "superandernach", fen, ["e7", "d8", ("choose", "Queen")], "e7d8q", "promotion, then the change of side")
@@ -386,6 +398,173 @@ def test_analysis(b):
     page.click("#analyse")
 
 
+ORDER_FEN = "rnb1kbnr/pp2pppp/2p5/q7/3P4/2N5/PPP2PPP/R1BQKBNR w KQkq - 0 5"
+MATED_FEN = "R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1"
+# The lines as shown: each line's score and depth labels.
+SHOWN_LINES = """() => [...document.querySelectorAll('#lines .line[data-multipv]')].map((l) => [
+    l.querySelector('.score').textContent, (l.querySelector('.depth') || {}).textContent || ''])"""
+
+
+# How much of the evaluation bar is White's, in percent.
+BAR_FILL = "parseFloat(document.getElementById('evalfill').style.height)"
+
+
+def merit(text):
+    """A shown score (White's view, maybe with a bound mark) as a number to
+    order by: mates beyond every centipawn score, a quicker one further."""
+    text = text.lstrip("≥≤")
+    if text.startswith("#-"):
+        return -100000 + int(text[2:])
+    if text.startswith("#"):
+        return 100000 - int(text[1:])
+    return round(float(text) * 100)
+
+
+def analysing(page, on):
+    if page.evaluate("window.turncoat.state.analysing") != on:
+        page.click("#analyse")
+
+
+def test_analysis_readable(b):
+    """MultiPV lines best first with their depth, on every update; mates
+    from the right side; a finished game shows its result."""
+    page = b.page
+    b.load("chess", ORDER_FEN)
+    page.select_option("#multipv", "3")
+    analysing(page, True)
+    wait_for(page, "document.querySelectorAll('#lines .line[data-multipv]').length === 3", timeout=20000)
+    samples, deadline = 0, time.time() + 3.0
+    while time.time() < deadline:
+        lines = page.evaluate(SHOWN_LINES)
+        if len(lines) == 3:
+            scores = [merit(s) for s, _ in lines]
+            check(scores == sorted(scores, reverse=True), f"lines out of order (White to move): {lines}")
+            check(all(d.startswith("d") and d[1:].isdigit() for _, d in lines), f"depths shown: {lines}")
+            samples += 1
+        time.sleep(0.05)
+    check(samples >= 20, f"{samples} samples of the lines")
+    figures["lines_order_samples"] = samples
+    # Black to move: the lines best for Black first (lowest White score).
+    b.load("chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    wait_for(page, "document.querySelectorAll('#lines .line[data-multipv]').length === 3", timeout=20000)
+    for _ in range(20):
+        lines = page.evaluate(SHOWN_LINES)
+        if len(lines) == 3:
+            scores = [merit(s) for s, _ in lines]
+            check(scores == sorted(scores), f"lines out of order (Black to move): {lines}")
+        time.sleep(0.05)
+    # Mate in one for each side: the sign names the side that mates.
+    for fen, want, fill in [
+        ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "#1", 100),
+        ("6k1/5ppp/8/8/8/8/r4PPP/6K1 b - - 0 1", "#-1", 0),
+    ]:
+        b.load("chess", fen)
+        wait_for(
+            page, "w => { const l = document.querySelector('#lines .line[data-multipv] .score');"
+            " return l && l.textContent === w; }", arg=want, timeout=20000,
+        )
+        check(page.inner_text("#evaltext") == want, f"{fen}: bar label {page.inner_text('#evaltext')!r}")
+        height = page.evaluate(BAR_FILL)
+        check(height == fill, f"{fen}: bar filled {height}%, expected {fill}%")
+    # Black checkmated: the result, not a mate score, and White's bar.
+    b.load("chess", MATED_FEN)
+    wait_for(page, "document.querySelector('#lines .line.over') !== null", timeout=10000)
+    page.wait_for_timeout(500)  # whatever the engine says of it comes meanwhile
+    text = page.inner_text("#analysis")
+    check("#-0" not in text and "#0" not in text, f"no mate score for a finished game: {text!r}")
+    check(page.inner_text("#lines .line.over").startswith("1-0"), f"result line {page.inner_text('#lines')!r}")
+    check(page.inner_text("#evaltext") == "1-0", f"bar label {page.inner_text('#evaltext')!r}")
+    height = page.evaluate(BAR_FILL)
+    check(height == 100, f"bar filled {height}% for White's win")
+    analysing(page, False)
+
+
+# 3... Nf6?? allows 4. Qxf7#.
+BLUNDER_GAME = [("e2", "e4"), ("e7", "e5"), ("d1", "h5"), ("b8", "c6"), ("f1", "c4"), ("g8", "f6"), ("h5", "f7")]
+GAME_DONE = "window.turncoat.game.run === null && document.querySelectorAll('#moves .mv[data-glyph]').length === n"
+
+
+def analyse_game(page, plies, budget="100000", timeout=120000):
+    page.select_option("#budget", budget)
+    page.click("#analyse-game")
+    check(page.locator("#gameprogress").is_visible(), "progress bar shown")
+    wait_for(page, f"(n => {GAME_DONE})({plies})", timeout=timeout)
+    return page.evaluate("window.turncoat.timings.gameAnalysis")
+
+
+def test_game_analysis(b):
+    """A whole-game analysis marks the blunder, gives both sides' accuracy
+    and draws the graph, whose clicks go to the plies."""
+    page = b.page
+    b.set_variant("chess")
+    # The last step's position is a chess game's start too: wait for the new one.
+    b.wait_fen(START_FEN, "new game")
+    for a, c in BLUNDER_GAME:
+        b.move(a, c)
+    wait_for(page, "window.turncoat.state.info.outcome !== null", timeout=10000)
+    plies = page.evaluate("[...document.querySelectorAll('#moves .mv')].map((m) => m.dataset.ply)")
+    check(plies == [str(i) for i in range(1, 8)], f"data-ply of the moves: {plies}")
+    ms = analyse_game(page, 7)
+    figures["game_analysis_7_plies_100k_ms"] = round(ms)
+    glyphs = page.evaluate("[...document.querySelectorAll('#moves .mv')].map((m) => m.dataset.glyph)")
+    check(glyphs[5] == "??", f"3... Nf6 allows mate in one: glyphs {glyphs}")
+    check(all(g in ("", "?!", "?", "??") for g in glyphs), f"glyphs {glyphs}")
+    check(not page.locator("#gameprogress").is_visible(), "progress bar hidden at the end")
+    acc = page.inner_text("#accuracy")
+    check(re.search(r"White \d+% .*Black \d+%", acc) is not None, f"accuracy text {acc!r}")
+    check(page.locator("#graph svg").count() == 1, "evaluation graph drawn")
+    marks = page.locator("#graph circle").count()
+    check(marks >= 1, f"{marks} glyphs marked on the graph")
+    box = page.locator("#graph svg").bounding_box()
+    for ply in (2, 0, 7, 5):
+        # The last ply at the right edge: a pixel inside it.
+        x = min(box["width"] * ply / 7, box["width"] - 1)
+        page.mouse.click(box["x"] + x, box["y"] + box["height"] / 2)
+        wait_for(page, f"window.turncoat.state.node.ply === {ply}", timeout=10000)
+    # Analysed again: every value is known, nothing searched.
+    page.click("#analyse-game")
+    wait_for(page, f"(n => {GAME_DONE})(7)", timeout=10000)
+    check(page.evaluate("window.turncoat.timings.gameAnalysis") < 2000, "a second analysis reuses the values")
+    # A variant's game: tokens, a missile launched and its target destroyed.
+    b.load("cruisepawns", "7r/P7/8/8/8/8/8/K6k w - - 0 1 -")
+    page.fill("#move", "a7*b6c5d5e5f6g7h8")
+    page.press("#move", "Enter")
+    wait_for(page, "window.turncoat.state.node.ply === 1", timeout=10000)
+    check(page.locator("#graph svg").count() == 0, "a new game has no graph")
+    analyse_game(page, 1)
+    check("Black" in page.inner_text("#accuracy"), f"variant accuracy {page.inner_text('#accuracy')!r}")
+    check(page.locator("#graph svg").count() == 1, "variant graph drawn")
+
+
+def measure_game_analysis(b, pgn_path, plies=60):
+    """The time of a whole-game analysis of the first `plies` plies of the
+    first game of `pgn_path` at the page's default budget (a figure, run when
+    TURNCOAT_MEASURE_GAME is set: it takes a minute or more)."""
+    page = b.page
+    with open(pgn_path) as f:
+        page.fill("#pgn", f.read())
+    page.click("#pgnload")
+    wait_for(page, "window.turncoat.state.games.length > 0", timeout=10000)
+    g = page.evaluate("window.turncoat.state.games[0]")
+    check(len(g["moves"]) >= plies, f"the game has {len(g['moves'])} plies")
+    fen = g["start_fen"].replace(" ", "_")
+    page.goto(base_url(page) + f"#v={g['variant']}&fen={fen}&m={'_'.join(g['moves'][:plies])}&p=0")
+    wait_for(page, f"window.turncoat.ready() && window.turncoat.state.root.children.length === 1", timeout=30000)
+    wait_for(page, f"document.querySelectorAll('#moves .mv').length === {plies}", timeout=30000)
+    budget = page.input_value("#budget")
+    page.click("#analyse-game")
+    wait_for(page, f"(n => {GAME_DONE})({plies})", timeout=900000)
+    ms = page.evaluate("window.turncoat.timings.gameAnalysis")
+    figures[f"game_analysis_{plies}_plies_{budget}_nodes_s"] = round(ms / 1000, 1)
+    glyphs = page.evaluate("[...document.querySelectorAll('#moves .mv')].map((m) => m.dataset.glyph)")
+    figures["game_analysis_glyphs"] = {k: glyphs.count(k) for k in ("?!", "?", "??")}
+    figures["game_analysis_accuracy"] = page.inner_text("#accuracy")
+
+
+def base_url(page):
+    return page.url.split("#")[0]
+
+
 def test_play(b):
     page = b.page
     b.set_variant("chess")
@@ -398,6 +577,68 @@ def test_play(b):
     page.click("#takeback")
     b.wait_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "takeback")
     page.click("#playbtn")
+
+
+def test_play_end(b):
+    """A takeback takes the moves out of the game; space while playing asks
+    first; resigning, a game's end and a draw offer end the play."""
+    page = b.page
+    b.set_variant("chess")
+    b.wait_fen(START_FEN, "new game")
+    page.select_option("#side", "white")
+    page.select_option("#strength", "n1000")
+    page.click("#playbtn")
+    engine_done = "window.turncoat.state.node.ply === 2 && !window.turncoat.state.waitingEngine"
+    b.click("e2", "e4")
+    wait_for(page, engine_done, timeout=10000)
+    page.click("#takeback")
+    b.wait_fen(START_FEN, "taken back")
+    check(page.evaluate("window.turncoat.state.root.children.length") == 0, "the moves taken back left the game")
+    b.click("d2", "d4")
+    wait_for(page, engine_done, timeout=10000)
+    line = page.evaluate("window.turncoat.state.root.children.map((c) => c.token)")
+    check(line == ["d2d4"], f"the game after the takeback: {line}")
+    # Space asks before ending the game.
+    page.keyboard.press(" ")
+    check(page.locator("#confirm").is_visible(), "space asks first")
+    check(page.evaluate("window.turncoat.state.playing"), "still playing while asked")
+    page.keyboard.press("Escape")
+    check(page.locator("#confirm").is_hidden() and page.evaluate("window.turncoat.state.playing"), "Escape: still playing")
+    page.keyboard.press(" ")
+    page.click("#confirm-yes")
+    wait_for(page, "!window.turncoat.state.playing && window.turncoat.state.analysing", timeout=10000)
+    analysing(page, False)
+    # Resigning.
+    page.click("#playbtn")
+    page.click("#resign")
+    wait_for(page, "!window.turncoat.state.playing", timeout=10000)
+    status = page.inner_text("#status")
+    check(status.startswith("Game over: 0-1") and "White resigns" in status, f"status after resigning: {status!r}")
+    check(page.inner_text("#moves").endswith("0-1"), f"move list {page.inner_text('#moves')!r}")
+    check(page.inner_text("#playbtn") == "Play vs Turncoat", "the play button is off")
+    page.click("#pgnexport")
+    wait_for(page, "document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
+    exported = page.input_value("#pgn")
+    check('[Result "0-1"]' in exported and "{White resigns} 0-1" in exported, f"exported {exported!r}")
+    # Mating ends the play.
+    b.load("chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    page.click("#playbtn")
+    b.click("a1", "a8")
+    wait_for(page, "window.turncoat.state.info.outcome && !window.turncoat.state.playing", timeout=10000)
+    check(page.inner_text("#playbtn") == "Play vs Turncoat", "play off at the game's end")
+    # Draw offers: declined by a Turncoat a queen up, accepted a queen down.
+    for fen, answer in [("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", "declines"), ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "accepts")]:
+        b.load("chess", fen)
+        page.click("#playbtn")
+        page.click("#draw")
+        wait_for(page, "w => document.getElementById('hint').textContent.includes(w)", arg=answer, timeout=20000)
+        playing = page.evaluate("window.turncoat.state.playing")
+        check(playing == (answer == "declines"), f"{answer}: playing {playing}")
+        if playing:
+            page.click("#playbtn")
+        else:
+            status = page.inner_text("#status")
+            check(status.startswith("Game over: 1/2-1/2") and "draw agreed" in status, f"status {status!r}")
 
 
 def test_pgn(b, path):
@@ -441,6 +682,36 @@ def test_pgn(b, path):
         check(f'[Variant "{g["variant"]}"]' in exported, "export names the variant")
 
 
+LICHESS_PGN = """[Event "Casual game"]
+[Site "https://lichess.org/abcdefgh"]
+
+1. e4 e5 2. Nf3?! {a comment} (2. Nc3 Nc6 $1) 2... Nc6 3. Bc4 Bc5 4. 0-0
+"""
+
+
+def test_pgn_tolerant(b):
+    """lichess's PGN: glyphs, `0-0`, comments, variations kept as variations,
+    no result; exported with them."""
+    page = b.page
+    page.fill("#pgn", LICHESS_PGN)
+    page.click("#pgnload")
+    wait_for(page, "window.turncoat.state.games.length === 1 && window.turncoat.state.root.children.length > 0", timeout=10000)
+    tree = page.evaluate(TREE)
+    tokens = [t for _, t, _ in tree["nodes"]]
+    check(
+        tokens == ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1g1", "b1c3", "b8c6"],
+        f"the game and its variation: {tokens}",
+    )
+    text = page.inner_text("#moves")
+    check("Nf3?!" in text and "a comment" in text and "O-O" in text, f"move list {text!r}")
+    check(page.locator("#moves .var").count() == 1, "the variation is listed")
+    page.click("#pgnexport")
+    wait_for(page, "document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
+    exported = page.input_value("#pgn")
+    check("2. Nf3?! {a comment} (2. Nc3 Nc6!) 2... Nc6" in exported, f"exported {exported!r}")
+    check("4. O-O *" in exported, f"exported {exported!r}")
+
+
 def test_too_many_tabs(b, browser):
     """A tab beyond the server's limit shows the server's reason, not a lost
     connection."""
@@ -470,12 +741,139 @@ def test_too_many_tabs(b, browser):
         shown = other.inner_text("#error")
         want = (
             "The server closed the connection: too many tabs: 8 are open, the most this server"
-            " runs at once; close one and reload."
+            " runs at once; close one and reload. Trying again in "
         )
-        check(shown == want, f"ninth tab shows {shown!r}")
+        check(shown.startswith(want), f"ninth tab shows {shown!r}")
         other.close()
     finally:
         page.evaluate("window.extraSockets.forEach((w) => w.close())")
+
+
+# The game tree as the page holds it: each node's depth and token in
+# preorder, and the path to the position shown.
+TREE = """() => {
+    const s = window.turncoat.state;
+    const out = [];
+    const walk = (n, d) => { if (n.parent) out.push([d, n.token, n.san]); n.children.forEach((c) => walk(c, d + 1)); };
+    walk(s.root, 0);
+    const path = [];
+    for (let n = s.node; n.parent; n = n.parent) path.unshift(n.token);
+    return { variant: s.variant, start: s.root.startFen, nodes: out, path, fen: s.info.fen };
+}"""
+AFTER_C5 = "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+
+
+def game_with_variation(b):
+    """1. e4 e5 2. Nf3, and the variation 1... c5 2. Nf3; shows 1... c5."""
+    page = b.page
+    b.set_variant("chess")
+    b.wait_fen(START_FEN, "new game")
+    for a, c in [("e2", "e4"), ("e7", "e5"), ("g1", "f3")]:
+        b.move(a, c)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    b.wait_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "back to 1. e4")
+    b.move("c7", "c5")
+    b.move("g1", "f3")
+    page.keyboard.press("ArrowLeft")
+    b.wait_fen(AFTER_C5, "1... c5 shown")
+    tree = page.evaluate(TREE)
+    check(
+        [t for _, t, _ in tree["nodes"]] == ["e2e4", "e7e5", "g1f3", "c7c5", "g1f3"],
+        f"the game with its variation: {tree}",
+    )
+    return tree
+
+
+def test_storage(b):
+    """The game, variations and the position shown, survives a reload and
+    opens in a new tab; an address naming another game wins."""
+    page = b.page
+    before = game_with_variation(b)
+    page.reload()
+    ready(page)
+    b.wait_fen(AFTER_C5, "reloaded")
+    check(page.evaluate(TREE) == before, f"after the reload {page.evaluate(TREE)} != {before}")
+    check(page.locator("#moves .var").count() == 1, "the variation is listed")
+    # A new tab with no game in its address: the stored game.
+    other = page.context.new_page()
+    try:
+        other.goto(base_url(page))
+        ready(other)
+        wait_for(other, "f => document.getElementById('fen').value === f", arg=AFTER_C5, timeout=10000)
+        check(other.evaluate(TREE) == before, f"a new tab shows {other.evaluate(TREE)}")
+        # An address with another game: that game.
+        other.goto("about:blank")
+        other.goto(base_url(page) + "#v=chess&m=d2d4")
+        ready(other)
+        wait_for(other, "() => window.turncoat.state.node.ply === 1", timeout=10000)
+        got = other.evaluate(TREE)
+        check([t for _, t, _ in got["nodes"]] == ["d2d4"], f"the address's game wins: {got}")
+    finally:
+        other.close()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port):
+    """`turncoat serve` on `port`, once it listens."""
+    proc = subprocess.Popen(
+        [os.environ["TURNCOAT_BIN"], "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    line = proc.stdout.readline()
+    check(line.startswith("Turncoat web board:"), f"server says {line!r}")
+    return proc
+
+
+def test_reconnect(browser):
+    """The server killed under a tab and started again: the tab says so,
+    connects again by itself and sends its game; analysis goes on, moves
+    play on the server's copy of the game."""
+    check("TURNCOAT_BIN" in os.environ, "TURNCOAT_BIN names the turncoat binary")
+    port = free_port()
+    server = start_server(port)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(f"http://127.0.0.1:{port}/")
+        ready(page)
+        b = Board(page)
+        before = game_with_variation(b)
+        analysing(page, True)
+        wait_for(page, "document.querySelectorAll('#lines .line[data-multipv]').length > 0", timeout=20000)
+        server.kill()
+        server.wait()
+        wait_for(page, "document.getElementById('conn').textContent.startsWith('disconnected')", timeout=10000)
+        error = page.inner_text("#error")
+        check(error.startswith("The connection to the engine was lost. Trying again in"), f"error {error!r}")
+        t = time.time()
+        server = start_server(port)
+        wait_for(page, "document.getElementById('conn').textContent === 'connected'", timeout=20000)
+        figures["reconnect_s"] = round(time.time() - t, 1)
+        check(page.locator("#error").is_hidden(), "the error goes with the reconnection")
+        check(page.evaluate(TREE) == before, f"after the reconnection {page.evaluate(TREE)} != {before}")
+        # The new session has the game: analysis of the position shown...
+        page.evaluate("window.turncoat.state.analysis = null")
+        wait_for(
+            page,
+            "window.turncoat.state.analysis && window.turncoat.state.analysis.fen === window.turncoat.state.info.fen"
+            " && window.turncoat.state.analysis.lines.length > 0",
+            timeout=20000,
+        )
+        analysing(page, False)
+        # ...and a move played from it.
+        b.move("b1", "c3")
+        b.wait_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2", "a move after the reconnection")
+    finally:
+        page.close()
+        server.kill()
+        server.wait()
 
 
 LINK_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -584,7 +982,8 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+        # A context of its own: the storage step opens a second tab in it.
+        page = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True).new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("requestfailed", lambda r: errors.append("request failed: " + r.url))
@@ -613,10 +1012,18 @@ def main():
             ("typed and errors", lambda: test_typed_and_errors(b)),
             ("navigation", lambda: test_navigation(b)),
             ("analysis", lambda: test_analysis(b)),
+            ("analysis readable", lambda: test_analysis_readable(b)),
+            ("game analysis", lambda: test_game_analysis(b)),
             ("play", lambda: test_play(b)),
+            ("end of play", lambda: test_play_end(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: test_pgn(b, x))) for x in PGNS]
+        steps.append(("pgn as lichess writes it", lambda: test_pgn_tolerant(b)))
         steps.append(("link", lambda: test_link(b, browser)))
+        steps.append(("storage", lambda: test_storage(b)))
+        steps.append(("reconnect", lambda: test_reconnect(browser)))
         steps.append(("too many tabs", lambda: test_too_many_tabs(b, browser)))
+        if os.environ.get("TURNCOAT_MEASURE_GAME") and PGNS:
+            steps.append(("measure game analysis", lambda: measure_game_analysis(b, PGNS[0])))
         failed = 0
         for name, fn in steps:
             try:

@@ -145,7 +145,8 @@ def main():
     failed = 0
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+        # A context of its own: the storage step opens a second tab in it.
+        page = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True).new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("requestfailed", lambda r: errors.append("request failed: " + r.url))
@@ -165,10 +166,17 @@ def main():
             ("typed and errors", lambda: tb.test_typed_and_errors(b)),
             ("navigation", lambda: tb.test_navigation(b)),
             ("analysis", lambda: tb.test_analysis(b)),
+            ("analysis readable", lambda: tb.test_analysis_readable(b)),
+            ("game analysis", lambda: tb.test_game_analysis(b)),
             ("stop", lambda: test_stop_is_prompt(b, "new worker")),
             ("play", lambda: tb.test_play(b)),
+            ("end of play", lambda: tb.test_play_end(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: tb.test_pgn(b, x))) for x in PGNS]
+        steps.append(("pgn as lichess writes it", lambda: tb.test_pgn_tolerant(b)))
         steps.append(("link", lambda: tb.test_link(b, browser)))
+        steps.append(("storage", lambda: tb.test_storage(b)))
+        if os.environ.get("TURNCOAT_MEASURE_GAME") and PGNS:
+            steps.append(("measure game analysis", lambda: tb.measure_game_analysis(b, PGNS[0])))
         for name, fn in steps:
             try:
                 fn()

@@ -10,8 +10,8 @@ use shakmaty::Color;
 
 use super::board::{san_line, Spec};
 use super::protocol::{
-    AnalysisInfo, Line, PageScore, Response, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MOVETIME_MS,
-    MAX_MULTIPV, MAX_NODES,
+    AnalysisInfo, Line, PageScore, PositionValue, Response, DEFAULT_HASH_MB, MAX_HASH_MB,
+    MAX_MOVETIME_MS, MAX_MULTIPV, MAX_NODES,
 };
 use turncoat_engine::clock::Instant;
 use turncoat_engine::search::tt::Bound;
@@ -34,8 +34,18 @@ pub type Sink = Arc<dyn Fn(Response) + Send + Sync>;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "job", rename_all = "snake_case")]
 pub enum Job {
-    Analyse { multipv: u32 },
-    Move { id: Option<u64>, limits: MoveLimits },
+    Analyse {
+        multipv: u32,
+    },
+    Move {
+        id: Option<u64>,
+        limits: MoveLimits,
+    },
+    /// One position's value for a whole-game analysis: a search of `nodes`.
+    Evaluate {
+        id: Option<u64>,
+        nodes: u64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,12 +85,30 @@ impl Job {
             limits: MoveLimits { movetime, nodes },
         })
     }
+
+    pub fn evaluate(id: Option<u64>, nodes: u64) -> Result<Job, String> {
+        if !(1..=MAX_NODES).contains(&nodes) {
+            return Err(format!("nodes must be between 1 and {MAX_NODES}"));
+        }
+        Ok(Job::Evaluate { id, nodes })
+    }
+}
+
+/// What an evaluation's search said last: its score (White's view), depth,
+/// nodes.
+#[derive(Clone, Debug, Default)]
+struct Verdict {
+    score: Option<PageScore>,
+    depth: u32,
+    nodes: u64,
 }
 
 /// The analysis as last reported by the search thread.
 #[derive(Clone, Debug, Default)]
 struct Snapshot {
     fen: String,
+    /// White is to move in `fen` (what orders the lines).
+    white: bool,
     depth: u32,
     seldepth: u32,
     nodes: u64,
@@ -220,7 +248,7 @@ impl Tab {
         self.stop();
         let multipv = match job {
             Job::Analyse { multipv } => multipv,
-            Job::Move { .. } => 1,
+            Job::Move { .. } | Job::Evaluate { .. } => 1,
         };
         let limits = match &job {
             Job::Analyse { .. } => Limits {
@@ -230,6 +258,10 @@ impl Tab {
             Job::Move { limits, .. } => Limits {
                 movetime: limits.movetime,
                 nodes: limits.nodes,
+                ..Limits::default()
+            },
+            Job::Evaluate { nodes, .. } => Limits {
+                nodes: Some(*nodes),
                 ..Limits::default()
             },
         };
@@ -273,6 +305,7 @@ impl Tab {
         let (fen_now, white) = (now.fen(), now.side_to_move() == Color::White);
         if let Ok(mut snap) = snapshot.lock() {
             snap.fen = fen_now.clone();
+            snap.white = white;
         }
         // Set before the search starts: in a browser's WebAssembly it has
         // ended when `go` returns.
@@ -283,8 +316,20 @@ impl Tab {
         });
         let variant = spec.variant;
         let thread_snapshot = Arc::clone(&snapshot);
+        let mut verdict = Verdict::default();
         self.engine
             .go(&setup, limits, options, move |event| match event {
+                Event::Info(info) if matches!(job, Job::Evaluate { .. }) => {
+                    // The last full line's score; a bound only until then.
+                    if info.currmove.is_none()
+                        && info.multipv == 1
+                        && (info.bound.is_none() || verdict.score.is_none())
+                    {
+                        verdict.score = Some(to_line(&info, variant, &fen_now, white).score);
+                        verdict.depth = info.depth;
+                    }
+                    verdict.nodes = verdict.nodes.max(info.nodes);
+                }
                 Event::Info(info) if analysing => {
                     let Ok(mut snap) = thread_snapshot.lock() else {
                         return;
@@ -305,15 +350,40 @@ impl Tab {
                         out(progress(&snap, started));
                     }
                 }
-                Event::BestMove { best, .. } => {
-                    if let Job::Move { id, .. } = job {
-                        out(Response::Bestmove {
-                            id,
-                            fen: fen_now.clone(),
-                            token: best,
+                Event::BestMove { best, .. } => match job {
+                    Job::Move { id, .. } => out(Response::Bestmove {
+                        id,
+                        fen: fen_now.clone(),
+                        token: best,
+                    }),
+                    Job::Evaluate { id, .. } => {
+                        let best_san = best.as_ref().and_then(|b| {
+                            san_line(variant, &fen_now, std::slice::from_ref(b))
+                                .into_iter()
+                                .next()
                         });
+                        match verdict.score {
+                            Some(score) => out(Response::Evaluation {
+                                id,
+                                fen: fen_now.clone(),
+                                value: match score {
+                                    PageScore::Cp(cp) => PositionValue::Cp(cp),
+                                    PageScore::Mate(n) => PositionValue::Mate(n),
+                                },
+                                depth: verdict.depth,
+                                nodes: verdict.nodes,
+                                best,
+                                best_san,
+                            }),
+                            None => out(Response::error(
+                                Some("evaluate"),
+                                "the search found no score",
+                            )
+                            .with_id(id)),
+                        }
                     }
-                }
+                    Job::Analyse { .. } => {}
+                },
                 Event::Error(e) => {
                     out(Response::error(Some("analyse"), e.to_string()));
                 }
@@ -358,6 +428,35 @@ fn place(lines: &mut Vec<Line>, line: Line) {
     }
 }
 
+/// How good `score` (White's view) is for the side to move: higher is
+/// better; a mate to give beats any centipawn score and a quicker one beats a
+/// slower, a mate to suffer is worse than any and a later one is better.
+fn merit(score: PageScore, white: bool) -> i64 {
+    /// Above every centipawn score the engine reports.
+    const MATE_MERIT: i64 = 1_000_000;
+    let sign = if white { 1 } else { -1 };
+    match score {
+        PageScore::Cp(cp) => i64::from(cp * sign),
+        PageScore::Mate(n) if n * sign > 0 => MATE_MERIT - i64::from(n.abs()),
+        PageScore::Mate(n) => -MATE_MERIT + i64::from(n.abs()),
+    }
+}
+
+/// The lines as the page lists them: best first for the side to move, a
+/// deeper line before a shallower one of the same score. The search fills
+/// its MultiPV slots one at a time, so between two iterations a slot may
+/// still hold the last depth's line, better or worse than the new ones.
+fn sorted_lines(lines: &[Line], white: bool) -> Vec<Line> {
+    let mut out = lines.to_vec();
+    out.sort_by(|a, b| {
+        merit(b.score, white)
+            .cmp(&merit(a.score, white))
+            .then(b.depth.cmp(&a.depth))
+            .then(a.multipv.cmp(&b.multipv))
+    });
+    out
+}
+
 fn progress(snap: &Snapshot, started: Instant) -> Response {
     let time_ms = started.elapsed().as_millis() as u64;
     Response::Analysis(Box::new(AnalysisInfo {
@@ -368,7 +467,7 @@ fn progress(snap: &Snapshot, started: Instant) -> Response {
         nps: snap.nodes.saturating_mul(1000) / time_ms.max(1),
         time_ms,
         multipv: snap.multipv,
-        lines: snap.lines.clone(),
+        lines: sorted_lines(&snap.lines, snap.white),
     }))
 }
 
@@ -407,6 +506,46 @@ mod tests {
             pv: vec![first.to_string()],
             pv_san: vec![],
         }
+    }
+
+    fn scored(multipv: usize, depth: u32, score: PageScore) -> Line {
+        Line {
+            score,
+            ..line(multipv, depth, "e2e4")
+        }
+    }
+
+    /// The update (+0.71 / +0.73 / +0.62 at depth 16 with White to
+    /// move) comes out best first; mates first or last, by their length; with
+    /// Black to move the order turns over.
+    #[test]
+    fn lines_are_listed_best_first_for_the_side_to_move() {
+        use PageScore::{Cp, Mate};
+        let lines = vec![
+            scored(1, 16, Cp(71)),
+            scored(2, 16, Cp(73)),
+            scored(3, 15, Cp(62)),
+        ];
+        let order = |lines: &[Line], white| -> Vec<usize> {
+            sorted_lines(lines, white)
+                .iter()
+                .map(|l| l.multipv)
+                .collect()
+        };
+        assert_eq!(order(&lines, true), [2, 1, 3]);
+        assert_eq!(order(&lines, false), [3, 1, 2]);
+        // Equal scores: the deeper line first.
+        let tied = vec![scored(1, 15, Cp(20)), scored(2, 16, Cp(20))];
+        assert_eq!(order(&tied, true), [2, 1]);
+        let mates = vec![
+            scored(1, 9, Mate(-2)),
+            scored(2, 9, Cp(900)),
+            scored(3, 9, Mate(5)),
+            scored(4, 9, Mate(3)),
+            scored(5, 9, Mate(-7)),
+        ];
+        assert_eq!(order(&mates, true), [4, 3, 2, 5, 1]);
+        assert_eq!(order(&mates, false), [1, 5, 2, 3, 4]);
     }
 
     #[test]

@@ -6,8 +6,8 @@
 use shakmaty::{Color, Square};
 
 use super::protocol::{
-    GameEnd, LastMove, LegalMove, Missile, MoveKind, PgnGameInfo, PositionInfo, Squares,
-    MAX_FEN_BYTES, MAX_MOVES, MAX_PGN_GAMES,
+    Agreed, GameEnd, ImportedMove, LastMove, LegalMove, Missile, MoveKind, PgnGameInfo,
+    PositionInfo, Squares, TreeNode, MAX_FEN_BYTES, MAX_MOVES, MAX_PGN_GAMES, MAX_TREE_NODES,
 };
 use turncoat_rules::game::Outcome;
 use turncoat_rules::live::{Action, Extra, Flight, LiveGame, MoveInfo, Start, VariantState};
@@ -227,9 +227,11 @@ pub fn san_line(variant: VariantKind, start_fen: &str, tokens: &[String]) -> Vec
     turncoat_rules::notation::line_texts(variant, start_fen, tokens).0
 }
 
-/// Reads PGN text and replays each game through the rules (SAN in chess).
+/// Reads PGN text as tolerantly as lichess (annotation glyphs, `0-0`,
+/// comments, variations kept, a missing result) and replays each game, its
+/// variations too, through the rules (SAN in chess).
 pub fn import_pgn(text: &str) -> Result<Vec<PgnGameInfo>, String> {
-    let games = pgn::read_pgn(text)?;
+    let games = pgn::read_pgn_tree(text)?;
     if games.is_empty() {
         return Err("no game found in the PGN".to_string());
     }
@@ -238,44 +240,139 @@ pub fn import_pgn(text: &str) -> Result<Vec<PgnGameInfo>, String> {
     }
     let mut out = Vec::with_capacity(games.len());
     for (i, g) in games.iter().enumerate() {
-        let replayed = pgn::replay(g).map_err(|e| format!("game {}: {e}", i + 1))?;
-        let start_fen = match g.tag("FEN") {
-            Some(f) => LiveGame::new(replayed.variant, Start::Fen(f))
-                .map(|game| game.start_fen())
-                .map_err(|e| format!("game {}: {e}", i + 1))?,
-            None => replayed.variant.start_fen().to_string(),
-        };
+        let replayed = pgn::replay_tree(g).map_err(|e| format!("game {}: {e}", i + 1))?;
+        let start_fen = LiveGame::new(replayed.variant, Start::Fen(&replayed.start_fen))
+            .map(|game| game.start_fen())
+            .map_err(|e| format!("game {}: {e}", i + 1))?;
+        let tree = imported(&replayed.moves);
         out.push(PgnGameInfo {
             tags: g.tags.iter().map(|(k, v)| [k.clone(), v.clone()]).collect(),
             variant: replayed.variant.name().to_string(),
-            sans: san_line(replayed.variant, &start_fen, &replayed.tokens),
+            moves: tree.iter().map(|m| m.token.clone()).collect(),
+            sans: tree.iter().map(|m| m.san.clone()).collect(),
             start_fen,
-            moves: replayed.tokens,
             result: g.result.clone(),
+            tree,
         });
     }
     Ok(out)
 }
 
+fn imported(line: &[pgn::TreeMove]) -> Vec<ImportedMove> {
+    line.iter()
+        .map(|m| ImportedMove {
+            token: m.token.clone(),
+            san: m.text.clone(),
+            glyph: m.nags.first().and_then(|n| {
+                pgn::MOVE_GLYPHS
+                    .iter()
+                    .find(|(g, _)| g == n)
+                    .map(|(_, g)| g.to_string())
+            }),
+            nags: m.nags.clone(),
+            before: m.before.clone(),
+            comment: m.comment.clone(),
+            variations: m.variations.iter().map(|v| imported(v)).collect(),
+        })
+        .collect()
+}
+
+/// The page's flat tree as the PGN writer's: lines of moves, variations after
+/// the move they replace. Checks the shape (each parent before its
+/// children), the size and the nesting; the moves are checked when written.
+fn tree_of(nodes: &[TreeNode]) -> Result<Vec<pgn::TreeMove>, String> {
+    if nodes.len() > MAX_TREE_NODES {
+        return Err(format!(
+            "too many moves in the tree (at most {MAX_TREE_NODES})"
+        ));
+    }
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); nodes.len() + 1];
+    for (i, n) in nodes.iter().enumerate() {
+        let parent = usize::try_from(n.parent + 1)
+            .ok()
+            .filter(|&p| p <= i)
+            .ok_or_else(|| format!("tree node {i}: its parent {} is not before it", n.parent))?;
+        children[parent].push(i);
+    }
+    // Children of the start are at 0, of node i at i + 1.
+    fn line(
+        first: usize,
+        nodes: &[TreeNode],
+        children: &[Vec<usize>],
+        depth: usize,
+    ) -> Result<Vec<pgn::TreeMove>, String> {
+        if depth > pgn::MAX_VARIATION_DEPTH {
+            return Err("variations nested too deep".to_string());
+        }
+        let mut out = Vec::new();
+        let mut at = Some(first);
+        let mut siblings: &[usize] = &[];
+        while let Some(i) = at {
+            let variations = siblings
+                .iter()
+                .map(|&s| line(s, nodes, children, depth + 1))
+                .collect::<Result<Vec<_>, _>>()?;
+            let n = &nodes[i];
+            out.push(pgn::TreeMove {
+                token: n.token.clone(),
+                text: String::new(),
+                nags: n.nags.clone(),
+                before: n.before.clone(),
+                comment: n.comment.clone(),
+                variations,
+            });
+            let next = &children[i + 1];
+            at = next.first().copied();
+            siblings = next.get(1..).unwrap_or(&[]);
+        }
+        Ok(out)
+    }
+    let top = &children[0];
+    let Some(&first) = top.first() else {
+        return Ok(Vec::new());
+    };
+    let mut main = line(first, nodes, &children, 0)?;
+    // The start's other children are variations of the first move.
+    for &s in &top[1..] {
+        main[0].variations.push(line(s, nodes, &children, 1)?);
+    }
+    if main.len() > MAX_MOVES {
+        return Err(format!("too many moves (at most {MAX_MOVES})"));
+    }
+    Ok(main)
+}
+
 /// The game as PGN in the match runner's dialect (the rules' one writer): the
 /// seven-tag roster, `Variant`, `SetUp`/`FEN`, `Termination` when the game is
-/// over, `PlyCount`; SAN in chess, tokens in the variants.
+/// over, `PlyCount`; SAN in chess, tokens in the variants. A game the rules
+/// have not ended may have ended by the players' choice (`ended`). With a
+/// `tree`, its main line is the game, written with its variations, comments
+/// and glyphs.
 pub fn export_pgn(
     variant: VariantKind,
     fen_text: Option<&str>,
     moves: &[String],
     white: &str,
     black: &str,
+    ended: Option<Agreed>,
+    tree: Option<&[TreeNode]>,
 ) -> Result<String, String> {
-    let game = replay(variant, fen_text, moves)?;
+    let tree = tree.map(tree_of).transpose()?;
+    let main: Vec<String> = match &tree {
+        Some(t) => t.iter().map(|m| m.token.clone()).collect(),
+        None => moves.to_vec(),
+    };
+    let game = replay(variant, fen_text, &main)?;
     let start_fen = game.start_fen();
     let outcome = game.outcome();
+    // The rules' end wins over the players'.
+    let ended = ended.filter(|_| outcome.is_none());
     let date = pgn::today();
     let mut tags = Vec::new();
-    if outcome.is_some() {
+    if outcome.is_some() || ended.is_some() {
         tags.push(("Termination", "normal".to_string()));
     }
-    let written = pgn::write_game(&pgn::PgnRecord {
+    let record = pgn::PgnRecord {
         variant,
         start_fen: &start_fen,
         event: "Turncoat web board",
@@ -284,12 +381,21 @@ pub fn export_pgn(
         round: "-",
         white,
         black,
-        result: outcome.map_or("*", |o| o.result()),
+        result: outcome
+            .map(|o| o.result())
+            .or(ended.map(Agreed::result))
+            .unwrap_or("*"),
         tags,
-        moves: moves.iter().map(|m| (m.as_str(), None)).collect(),
-        final_comment: outcome.as_ref().map(|o| o.reason()),
-    });
-    Ok(written.text)
+        moves: main.iter().map(|m| (m.as_str(), None)).collect(),
+        final_comment: outcome
+            .as_ref()
+            .map(|o| o.reason())
+            .or(ended.map(Agreed::reason)),
+    };
+    match tree {
+        Some(t) => Ok(pgn::write_game_tree(&record, &t)?.text),
+        None => Ok(pgn::write_game(&record).text),
+    }
 }
 
 #[cfg(test)]
@@ -375,17 +481,113 @@ mod tests {
         assert_eq!(info.start_ply, 23);
     }
 
+    fn node(parent: i64, token: &str) -> TreeNode {
+        TreeNode {
+            parent,
+            token: token.to_string(),
+            nags: Vec::new(),
+            before: None,
+            comment: None,
+        }
+    }
+
+    /// lichess's PGN in: glyphs, `0-0`, comments, variations, no result; the
+    /// page's tree out, the same again.
+    #[test]
+    fn a_game_tree_in_and_out() {
+        let text =
+            "[Event \"x\"]\n\n1. e4 e5 2. Nf3?! {a comment} (2. Nc3 $1) 2... Nc6 3. Bc4 Bc5 4. 0-0";
+        let games = import_pgn(text).unwrap();
+        let g = &games[0];
+        assert_eq!(g.result, "*");
+        assert_eq!(
+            g.moves,
+            ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1g1"]
+        );
+        assert_eq!(g.sans[6], "O-O");
+        let nf3 = &g.tree[2];
+        assert_eq!(
+            (nf3.glyph.as_deref(), nf3.nags.as_slice()),
+            (Some("?!"), &[6][..])
+        );
+        assert_eq!(nf3.comment.as_deref(), Some("a comment"));
+        assert_eq!(nf3.variations[0][0].san, "Nc3");
+        assert_eq!(nf3.variations[0][0].glyph.as_deref(), Some("!"));
+        // The page's flat tree of the same game, plus 1. d4 as a variation of
+        // the first move.
+        let mut nodes = vec![node(-1, "e2e4"), node(0, "e7e5"), node(1, "g1f3")];
+        nodes[2].nags = vec![6];
+        nodes[2].comment = Some("a comment".to_string());
+        nodes.push(node(2, "b8c6"));
+        nodes.push(node(1, "b1c3"));
+        nodes[4].nags = vec![1];
+        nodes.push(node(-1, "d2d4"));
+        let text = export_pgn(VariantKind::Chess, None, &[], "a", "b", None, Some(&nodes)).unwrap();
+        assert!(
+            text.contains("1. e4 (1. d4) 1... e5 2. Nf3?! {a comment} (2. Nc3!) 2... Nc6 *"),
+            "{text}"
+        );
+        assert!(text.contains("[PlyCount \"4\"]"), "{text}");
+        let back = import_pgn(&text).unwrap();
+        assert_eq!(back[0].moves, ["e2e4", "e7e5", "g1f3", "b8c6"]);
+        assert_eq!(back[0].tree[0].variations[0][0].token, "d2d4");
+        // Refused: a parent after its child, an illegal move in a variation.
+        let bad = vec![node(1, "e2e4"), node(-1, "d2d4")];
+        assert!(
+            export_pgn(VariantKind::Chess, None, &[], "a", "b", None, Some(&bad))
+                .unwrap_err()
+                .contains("parent")
+        );
+        let bad = vec![node(-1, "e2e4"), node(-1, "e7e5")];
+        assert!(export_pgn(VariantKind::Chess, None, &[], "a", "b", None, Some(&bad)).is_err());
+        // Variations in variations: node 2k + 1 has two children, the second
+        // a variation one level deeper than the last.
+        let deep: Vec<TreeNode> = (0..150)
+            .map(|j: i64| node(if j < 2 { -1 } else { 2 * ((j - 2) / 2) + 1 }, "e2e4"))
+            .collect();
+        let refused = export_pgn(VariantKind::Chess, None, &[], "a", "b", None, Some(&deep));
+        assert_eq!(refused, Err("variations nested too deep".to_string()));
+    }
+
     #[test]
     fn pgn_round_trip() {
         let moves: Vec<String> = ["e2e4", "e7e5", "g1f3"].map(String::from).to_vec();
-        let text = export_pgn(VariantKind::Chess, None, &moves, "a", "b").unwrap();
+        let text = export_pgn(VariantKind::Chess, None, &moves, "a", "b", None, None).unwrap();
         assert!(text.contains("1. e4 e5 2. Nf3 *"), "{text}");
         let games = import_pgn(&text).unwrap();
         assert_eq!(games[0].moves, moves);
         // Numbering from a start with Black to move at move 12.
         let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 12";
         let moves: Vec<String> = ["e7e5", "g1f3"].map(String::from).to_vec();
-        let text = export_pgn(VariantKind::Chess, Some(fen), &moves, "a", "b").unwrap();
+        let text = export_pgn(VariantKind::Chess, Some(fen), &moves, "a", "b", None, None).unwrap();
         assert!(text.contains("12... e5 13. Nf3 *"), "{text}");
+        // A resignation: the result and why; the rules' end wins over it.
+        let moves: Vec<String> = ["e2e4", "e7e5"].map(String::from).to_vec();
+        let text = export_pgn(
+            VariantKind::Chess,
+            None,
+            &moves,
+            "a",
+            "b",
+            Some(Agreed::WhiteResigns),
+            None,
+        )
+        .unwrap();
+        assert!(text.contains("[Result \"0-1\"]"), "{text}");
+        assert!(text.contains("[Termination \"normal\"]"), "{text}");
+        assert!(text.contains("1. e4 e5 {White resigns} 0-1"), "{text}");
+        let mate: Vec<String> = ["f2f3", "e7e5", "g2g4", "d8h4"].map(String::from).to_vec();
+        let text = export_pgn(
+            VariantKind::Chess,
+            None,
+            &mate,
+            "a",
+            "b",
+            Some(Agreed::DrawAgreed),
+            None,
+        )
+        .unwrap();
+        assert!(text.contains("[Result \"0-1\"]"), "{text}");
+        assert!(!text.contains("Draw agreed"), "{text}");
     }
 }

@@ -4,9 +4,11 @@
 //! the page's thread, searches in a Web Worker). Nothing here does I/O or
 //! knows the transport: [`session::Session`] turns a request's text into
 //! responses, [`board`] describes positions and reads and writes PGN,
-//! [`analysis`] runs a tab's engine and turns its events into the page's JSON.
+//! [`analysis`] runs a tab's engine and turns its events into the page's JSON,
+//! [`report`] reads a whole game's analysis as lichess does.
 
 pub mod analysis;
 pub mod board;
 pub mod protocol;
+pub mod report;
 pub mod session;

@@ -20,7 +20,7 @@ pub const MAX_HASH_MB: u64 = 256;
 pub const DEFAULT_HASH_MB: u64 = 32;
 /// Longest thinking time for one engine move, in ms.
 pub const MAX_MOVETIME_MS: u64 = 60_000;
-/// Largest node budget for one engine move.
+/// Largest node budget for one engine move or one position's evaluation.
 pub const MAX_NODES: u64 = 200_000_000;
 /// Most games read from one PGN upload.
 pub const MAX_PGN_GAMES: usize = 1000;
@@ -66,6 +66,28 @@ pub enum Request {
     },
     /// Reads PGN text; answered by `pgn`.
     PgnImport { text: String },
+    /// The value of one position of a game (not necessarily the one shown):
+    /// a search of `nodes` nodes, or the result when the game is over there.
+    /// Answered by `evaluation`; a whole-game analysis asks one position
+    /// after another.
+    Evaluate {
+        #[serde(default)]
+        id: Option<u64>,
+        variant: String,
+        #[serde(default)]
+        fen: Option<String>,
+        #[serde(default)]
+        moves: Vec<String>,
+        nodes: u64,
+    },
+    /// The judgements and accuracies of a game from its positions' values
+    /// (the start first; null where not known yet); answered by
+    /// `game_report`.
+    GameReport {
+        values: Vec<Option<PositionValue>>,
+        /// White moves first from the start position.
+        white_first: bool,
+    },
     /// Writes the given game as PGN; answered by `pgn_text`.
     PgnExport {
         variant: String,
@@ -77,7 +99,63 @@ pub enum Request {
         white: Option<String>,
         #[serde(default)]
         black: Option<String>,
+        /// How the game ended off the board (a resignation, a draw agreed),
+        /// when the rules did not end it.
+        #[serde(default)]
+        ended: Option<Agreed>,
+        /// The whole game with its variations, comments and annotations; when
+        /// given, its main line is the game written and `moves` is not read.
+        #[serde(default)]
+        tree: Option<Vec<TreeNode>>,
     },
+}
+
+/// Most moves in a game tree sent for export, variations included.
+pub const MAX_TREE_NODES: usize = 10 * MAX_MOVES;
+
+/// A move of a game tree as the page sends it: a flat list in preorder, each
+/// move naming its parent's place in the list (-1: the start position); a
+/// move's first child continues its line, the others are variations.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TreeNode {
+    pub parent: i64,
+    pub token: String,
+    /// Annotation glyphs as NAGs (`$6` is `?!`).
+    #[serde(default)]
+    pub nags: Vec<u8>,
+    #[serde(default)]
+    pub before: Option<String>,
+    #[serde(default)]
+    pub comment: Option<String>,
+}
+
+/// A game's end that the players chose, not the rules.
+#[derive(Copy, Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Agreed {
+    WhiteResigns,
+    BlackResigns,
+    DrawAgreed,
+}
+
+impl Agreed {
+    pub fn result(self) -> &'static str {
+        match self {
+            Agreed::WhiteResigns => "0-1",
+            Agreed::BlackResigns => "1-0",
+            Agreed::DrawAgreed => "1/2-1/2",
+        }
+    }
+
+    /// As the PGN's last comment says it.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Agreed::WhiteResigns => "White resigns",
+            Agreed::BlackResigns => "Black resigns",
+            Agreed::DrawAgreed => "Draw agreed",
+        }
+    }
 }
 
 /// A square list, e.g. `["e2","e4"]`.
@@ -190,6 +268,17 @@ pub enum PageScore {
     Mate(i32),
 }
 
+/// What a position is worth, White's point of view: `{"cp": n}`,
+/// `{"mate": n}`, or for a finished game `{"result": "1-0"}` (`0-1`,
+/// `1/2-1/2`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PositionValue {
+    Cp(i32),
+    Mate(i32),
+    Result(String),
+}
+
 /// A snapshot of the running analysis.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct AnalysisInfo {
@@ -208,10 +297,27 @@ pub struct PgnGameInfo {
     pub tags: Vec<[String; 2]>,
     pub variant: String,
     pub start_fen: String,
+    /// The main line.
     pub moves: Vec<String>,
     /// The moves as written: SAN in chess, tokens in the variants.
     pub sans: Vec<String>,
     pub result: String,
+    /// The main line again with its variations, comments and glyphs.
+    pub tree: Vec<ImportedMove>,
+}
+
+/// A move of an imported game.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ImportedMove {
+    pub token: String,
+    pub san: String,
+    /// Annotation glyphs as NAGs, and the first move glyph (`?!`) as written.
+    pub nags: Vec<u8>,
+    pub glyph: Option<String>,
+    pub before: Option<String>,
+    pub comment: Option<String>,
+    /// Other moves in its place, each a line.
+    pub variations: Vec<Vec<ImportedMove>>,
 }
 
 /// What the server says.
@@ -241,6 +347,19 @@ pub enum Response {
         hash: u64,
         threads: u64,
     },
+    /// The answer to `evaluate`.
+    Evaluation {
+        id: Option<u64>,
+        fen: String,
+        value: PositionValue,
+        /// The search's depth and nodes (0 for a finished game).
+        depth: u32,
+        nodes: u64,
+        /// The best move's token, and as the move list writes it.
+        best: Option<String>,
+        best_san: Option<String>,
+    },
+    GameReport(Box<crate::report::GameReport>),
     Pgn {
         games: Vec<PgnGameInfo>,
     },

@@ -5,7 +5,8 @@
 
 use super::analysis::{check_options, Job, Tab};
 use super::board::{self, Spec};
-use super::protocol::{parse_request, Request, Response};
+use super::protocol::{parse_request, PositionValue, Request, Response, MAX_MOVES};
+use super::report;
 use turncoat_rules::variants::VariantKind;
 
 /// What a tab's session asks of its engine. Searches report to the engine's
@@ -167,6 +168,57 @@ impl<H: EngineHost> Session<H> {
                     Err(e) => out(Response::error(Some("options"), e)),
                 }
             }
+            Request::Evaluate {
+                id,
+                variant,
+                fen,
+                moves,
+                nodes,
+            } => {
+                let checked = board::parse_variant(&variant)
+                    .and_then(|v| board::describe(v, fen.as_deref(), &moves))
+                    .and_then(|(spec, info)| Job::evaluate(id, nodes).map(|job| (spec, info, job)));
+                match checked {
+                    Err(e) => out(Response::error(Some("evaluate"), e).with_id(id)),
+                    // A finished game is worth its result: nothing to search.
+                    Ok((_, info, _)) if info.outcome.is_some() => {
+                        let result = info.outcome.map(|o| o.result).unwrap_or_default();
+                        out(Response::Evaluation {
+                            id,
+                            fen: info.fen,
+                            value: PositionValue::Result(result),
+                            depth: 0,
+                            nodes: 0,
+                            best: None,
+                            best_san: None,
+                        })
+                    }
+                    Ok((spec, _, job)) => {
+                        if spec.variant != self.spec.variant {
+                            self.engine.clear();
+                        }
+                        if let Err(e) = self.engine.start(&spec, job) {
+                            out(Response::error(Some("evaluate"), e).with_id(id));
+                        }
+                    }
+                }
+            }
+            Request::GameReport {
+                values,
+                white_first,
+            } => {
+                if values.len() > MAX_MOVES + 1 {
+                    out(Response::error(
+                        Some("game_report"),
+                        format!("too many positions (at most {})", MAX_MOVES + 1),
+                    ));
+                    return;
+                }
+                match report::report(&values, white_first) {
+                    Ok(r) => out(Response::GameReport(Box::new(r))),
+                    Err(e) => out(Response::error(Some("game_report"), e)),
+                }
+            }
             Request::PgnImport { text } => match board::import_pgn(&text) {
                 Ok(games) => out(Response::Pgn { games }),
                 Err(e) => out(Response::error(Some("pgn_import"), e)),
@@ -177,6 +229,8 @@ impl<H: EngineHost> Session<H> {
                 moves,
                 white,
                 black,
+                ended,
+                tree,
             } => {
                 let result = board::parse_variant(&variant).and_then(|v| {
                     board::export_pgn(
@@ -185,6 +239,8 @@ impl<H: EngineHost> Session<H> {
                         &moves,
                         white.as_deref().unwrap_or("?"),
                         black.as_deref().unwrap_or("?"),
+                        ended,
+                        tree.as_deref(),
                     )
                 });
                 match result {
@@ -310,6 +366,91 @@ mod tests {
                 format!(
                     r#"start {{"fen":"{start}","moves":[],"variant":"subversion"}} {{"job":"move","id":3,"limits":{{"movetime":null,"nodes":1000}}}}"#
                 ),
+            ]
+        );
+    }
+
+    /// A position of the game is searched without becoming the tab's
+    /// position; a finished game is answered with its result; the report
+    /// comes from the values sent.
+    #[test]
+    fn evaluations_and_reports() {
+        let mut s = Session::new(Recorder::default());
+        assert_eq!(
+            ask(
+                &mut s,
+                r#"{"type":"evaluate","id":4,"variant":"chess","moves":["e2e4"],"nodes":1000}"#
+            ),
+            Vec::<String>::new()
+        );
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            s.engine().calls,
+            [format!(
+                r#"start {{"fen":"{start}","moves":["e2e4"],"variant":"chess"}} {{"job":"evaluate","id":4,"nodes":1000}}"#
+            )]
+        );
+        // Fool's mate: White is mated, nothing searched.
+        let mated = ask(
+            &mut s,
+            r#"{"type":"evaluate","id":5,"variant":"chess","moves":["f2f3","e7e5","g2g4","d8h4"],"nodes":1000}"#,
+        );
+        assert_eq!(
+            mated,
+            [
+                r#"{"type":"evaluation","id":5,"fen":"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3","value":{"result":"0-1"},"depth":0,"nodes":0,"best":null,"best_san":null}"#
+            ]
+        );
+        assert_eq!(s.engine().calls.len(), 1);
+        // Bad budgets and games are refused with the request's id.
+        let refused = ask(
+            &mut s,
+            r#"{"type":"evaluate","id":6,"variant":"chess","nodes":0}"#,
+        );
+        assert!(
+            refused[0].starts_with(r#"{"type":"error","request":"evaluate","id":6,"#),
+            "{refused:?}"
+        );
+        let refused = ask(
+            &mut s,
+            r#"{"type":"evaluate","id":7,"variant":"chess","moves":["e2e5"],"nodes":10}"#,
+        );
+        assert!(
+            refused[0].contains(r#""id":7,"message":"move 1:"#),
+            "{refused:?}"
+        );
+        // The tab's own position has not moved: analysis starts from the
+        // start position.
+        ask(&mut s, r#"{"type":"analyse","multipv":1}"#);
+        assert_eq!(
+            s.engine().calls.last().map(String::as_str),
+            Some(
+                format!(
+                    r#"start {{"fen":"{start}","moves":[],"variant":"chess"}} {{"job":"analyse","multipv":1}}"#
+                )
+                .as_str()
+            )
+        );
+        let report = ask(
+            &mut s,
+            r#"{"type":"game_report","values":[{"cp":30},{"cp":-900},null],"white_first":true}"#,
+        );
+        assert!(
+            report[0].starts_with(r#"{"type":"game_report","win":["#),
+            "{report:?}"
+        );
+        assert!(
+            report[0].contains(r#""moves":[{"glyph":"??","#),
+            "{report:?}"
+        );
+        let bad = ask(
+            &mut s,
+            r#"{"type":"game_report","values":[{"mate":0}],"white_first":true}"#,
+        );
+        assert_eq!(
+            bad,
+            [
+                r#"{"type":"error","request":"game_report","id":null,"message":"position 0: a mate in 0 is a finished game: send its result"}"#
             ]
         );
     }

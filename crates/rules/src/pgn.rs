@@ -51,6 +51,9 @@ pub enum PgnError {
     },
     /// Move `ply` was refused by the rules.
     Move { ply: usize, error: MoveError },
+    /// Variations that cannot be read: a `)` with none open, one before any
+    /// move, or nested deeper than [`MAX_VARIATION_DEPTH`].
+    BadVariation { why: String },
 }
 
 impl fmt::Display for PgnError {
@@ -68,6 +71,7 @@ impl fmt::Display for PgnError {
             }
             PgnError::SanMove { ply, text, why } => write!(f, "move {ply}: '{text}': {why}"),
             PgnError::Move { ply, error } => write!(f, "move {ply}: {error}"),
+            PgnError::BadVariation { why } => write!(f, "bad variation: {why}"),
         }
     }
 }
@@ -540,4 +544,714 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     let y = yoe + era * 400 + i64::from(m <= 2);
     (y, m, d)
+}
+
+// ------------------------------------------------------------ games as trees
+
+/// How deep variations may nest, in PGN read or a game tree written (deeper
+/// nesting is refused: each level is a level of recursion).
+pub const MAX_VARIATION_DEPTH: usize = 64;
+
+/// The numeric annotation glyphs a move may be written with, by number
+/// (`$1` is `!`, ..., `$6` is `?!`).
+pub const MOVE_GLYPHS: [(u8, &str); 6] = [
+    (1, "!"),
+    (2, "?"),
+    (3, "!!"),
+    (4, "??"),
+    (5, "!?"),
+    (6, "?!"),
+];
+
+/// The NAG a suffix such as `?!` stands for.
+pub fn glyph_nag(suffix: &str) -> Option<u8> {
+    MOVE_GLYPHS
+        .iter()
+        .find(|(_, g)| *g == suffix)
+        .map(|(n, _)| *n)
+}
+
+/// A move of a game read with its variations ([`read_pgn_tree`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnMove {
+    /// The move as written, annotation glyphs removed (`Nf3?!` is `Nf3`).
+    pub text: String,
+    /// Its annotations as NAGs, in order (a suffix `?!` is `$6`).
+    pub nags: Vec<u8>,
+    /// The comment before the move, where a line starts with one.
+    pub before: Option<String>,
+    /// The comment after it.
+    pub comment: Option<String>,
+    /// Other moves in its place, each a line.
+    pub variations: Vec<Vec<PgnMove>>,
+}
+
+/// A game read with its variations, comments and annotations.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnTreeGame {
+    pub tags: Vec<(String, String)>,
+    pub moves: Vec<PgnMove>,
+    /// The result marker; `*` where the game has none.
+    pub result: String,
+}
+
+impl PgnTreeGame {
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The game without its variations, comments before moves and
+    /// annotations ([`replay`] reads it).
+    pub fn main_line(&self) -> PgnGame {
+        PgnGame {
+            tags: self.tags.clone(),
+            moves: self.moves.iter().map(|m| m.text.clone()).collect(),
+            comments: self.moves.iter().map(|m| m.comment.clone()).collect(),
+            result: self.result.clone(),
+        }
+    }
+}
+
+/// Why tolerant PGN reading failed: what no reading can make sense of.
+fn variation_error(what: &str) -> PgnError {
+    PgnError::BadVariation {
+        why: what.to_string(),
+    }
+}
+
+/// The game being read: its lines from the main line (first) to the
+/// variation being read (last), and a comment waiting for the next move.
+#[derive(Default)]
+struct TreeReader {
+    games: Vec<PgnTreeGame>,
+    tags: Vec<(String, String)>,
+    lines: Vec<Vec<PgnMove>>,
+    pending_comment: Option<String>,
+}
+
+impl TreeReader {
+    fn line(&mut self) -> &mut Vec<PgnMove> {
+        if self.lines.is_empty() {
+            self.lines.push(Vec::new());
+        }
+        let last = self.lines.len() - 1;
+        &mut self.lines[last]
+    }
+
+    fn in_moves(&self) -> bool {
+        self.lines.iter().any(|l| !l.is_empty()) || self.lines.len() > 1
+    }
+
+    /// Ends the game being read with `result` (variations left open are
+    /// closed where they stop).
+    fn finish(&mut self, result: &str) -> Result<(), PgnError> {
+        while self.lines.len() > 1 {
+            self.close_variation()?;
+        }
+        let moves = self.lines.pop().unwrap_or_default();
+        let tags = std::mem::take(&mut self.tags);
+        if moves.is_empty() && tags.is_empty() && result == "*" {
+            return Ok(());
+        }
+        self.pending_comment = None;
+        self.games.push(PgnTreeGame {
+            tags,
+            moves,
+            result: result.to_string(),
+        });
+        Ok(())
+    }
+
+    fn open_variation(&mut self) -> Result<(), PgnError> {
+        if self.line().is_empty() {
+            return Err(variation_error("a variation before any move"));
+        }
+        if self.lines.len() > MAX_VARIATION_DEPTH {
+            return Err(variation_error("variations nested too deep"));
+        }
+        self.lines.push(Vec::new());
+        Ok(())
+    }
+
+    fn close_variation(&mut self) -> Result<(), PgnError> {
+        if self.lines.len() < 2 {
+            return Err(variation_error("a ')' with no variation open"));
+        }
+        let variation = self.lines.pop().unwrap_or_default();
+        self.pending_comment = None;
+        if !variation.is_empty() {
+            if let Some(last) = self.line().last_mut() {
+                last.variations.push(variation);
+            }
+        }
+        Ok(())
+    }
+
+    fn comment(&mut self, text: String) {
+        match self.line().last_mut() {
+            Some(last) => {
+                last.comment = Some(match last.comment.take() {
+                    Some(c) => format!("{c} {text}"),
+                    None => text,
+                })
+            }
+            None => self.pending_comment = Some(text),
+        }
+    }
+
+    fn nag(&mut self, nag: u8) {
+        if let Some(last) = self.line().last_mut() {
+            last.nags.push(nag);
+        }
+    }
+
+    /// A word of movetext: a result, a move number, a glyph, a move.
+    fn word(&mut self, w: &str) -> Result<(), PgnError> {
+        if RESULTS.contains(&w) {
+            return self.finish(w);
+        }
+        if let Some(n) = glyph_nag(w) {
+            self.nag(n);
+            return Ok(());
+        }
+        // A move number: `12.`, `12...`, `12.e4`, `12...e5`.
+        let digits = w.chars().take_while(|c| c.is_ascii_digit()).count();
+        let rest = if digits > 0 && w[digits..].starts_with('.') {
+            w[digits..].trim_start_matches('.')
+        } else {
+            w
+        };
+        if rest.is_empty() || rest == "e.p." {
+            return Ok(());
+        }
+        // Annotation glyphs written after the move.
+        let cut = rest.trim_end_matches(['!', '?']);
+        let suffix = &rest[cut.len()..];
+        let nags = if suffix.is_empty() {
+            Vec::new()
+        } else {
+            glyph_nag(suffix).into_iter().collect()
+        };
+        let before = self.pending_comment.take();
+        self.line().push(PgnMove {
+            text: cut.to_string(),
+            nags,
+            before,
+            ..PgnMove::default()
+        });
+        Ok(())
+    }
+}
+
+/// Reads PGN as lichess's import does: tags, moves with their move numbers,
+/// comments (`{}` and `;`), variations (`( )`, kept as a tree), annotation
+/// glyphs (`Nf3?!`, `$1`), and a last game without its result marker (`*`);
+/// a tag section after moves starts the next game even where the result is
+/// missing.
+pub fn read_pgn_tree(text: &str) -> Result<Vec<PgnTreeGame>, PgnError> {
+    let mut r = TreeReader::default();
+    let mut chars = text.char_indices().peekable();
+    let mut at_line_start = true;
+    let mut word = String::new();
+    while let Some((i, c)) = chars.next() {
+        let starts_line = at_line_start;
+        at_line_start = false;
+        if !matches!(c, '{' | ';' | '(' | ')' | '$') && !c.is_whitespace() {
+            // `[` or `%` at a line's start, or a word's next character.
+            if starts_line && word.is_empty() && (c == '[' || c == '%') {
+                let end = text[i..].find('\n').map_or(text.len(), |e| i + e);
+                if c == '[' {
+                    if r.in_moves() {
+                        r.finish("*")?;
+                    }
+                    let tag = parse_tag(&text[i..end])?;
+                    r.tags.push(tag);
+                }
+                while chars.peek().is_some_and(|&(j, _)| j < end) {
+                    chars.next();
+                }
+                continue;
+            }
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            r.word(&std::mem::take(&mut word))?;
+        }
+        match c {
+            '{' => {
+                let mut comment = String::new();
+                let mut closed = false;
+                for (_, c2) in chars.by_ref() {
+                    if c2 == '}' {
+                        closed = true;
+                        break;
+                    }
+                    comment.push(c2);
+                }
+                if !closed {
+                    return Err(PgnError::UnterminatedComment);
+                }
+                let comment = comment.split_whitespace().collect::<Vec<_>>().join(" ");
+                if !comment.is_empty() {
+                    r.comment(comment);
+                }
+            }
+            ';' => {
+                let mut comment = String::new();
+                for (_, c2) in chars.by_ref() {
+                    if c2 == '\n' {
+                        break;
+                    }
+                    comment.push(c2);
+                }
+                let comment = comment.trim();
+                if !comment.is_empty() {
+                    r.comment(comment.to_string());
+                }
+                at_line_start = true;
+            }
+            '(' => r.open_variation()?,
+            ')' => r.close_variation()?,
+            '$' => {
+                let mut digits = String::new();
+                while let Some(&(_, d)) = chars.peek().filter(|(_, d)| d.is_ascii_digit()) {
+                    digits.push(d);
+                    chars.next();
+                }
+                if let Ok(n) = digits.parse::<u8>() {
+                    r.nag(n);
+                }
+            }
+            c => at_line_start = c == '\n',
+        }
+    }
+    if !word.is_empty() {
+        r.word(&word)?;
+    }
+    r.finish("*")?;
+    Ok(r.games)
+}
+
+/// A move of a replayed game tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeMove {
+    /// The canonical docs/RULES.md token (UCI in chess).
+    pub token: String,
+    /// As the notation writes it (SAN in chess).
+    pub text: String,
+    pub nags: Vec<u8>,
+    pub before: Option<String>,
+    pub comment: Option<String>,
+    pub variations: Vec<Vec<TreeMove>>,
+}
+
+/// A game tree replayed through the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayedTree {
+    pub variant: VariantKind,
+    /// The start position's FEN as the rules write it.
+    pub start_fen: String,
+    pub moves: Vec<TreeMove>,
+}
+
+/// The variant a game's `Variant` tag names (absent or `Standard`: chess).
+fn variant_of(tag: Option<&str>) -> Result<VariantKind, PgnError> {
+    match tag {
+        None => Ok(VariantKind::Chess),
+        Some(v) => {
+            let v = v.to_ascii_lowercase();
+            if v == "standard" {
+                Ok(VariantKind::Chess)
+            } else {
+                Ok(v.parse::<VariantKind>()?)
+            }
+        }
+    }
+}
+
+/// Replays a game tree as [`replay`] replays a game: every move of every
+/// variation must be legal where it is played.
+pub fn replay_tree(game: &PgnTreeGame) -> Result<ReplayedTree, PgnError> {
+    let variant = variant_of(game.tag("Variant"))?;
+    crate::with_variant!(variant, V => replay_tree_v::<V>(game, variant))
+}
+
+/// The position a line is played from: the rules' game, and shakmaty's copy
+/// for reading SAN in chess.
+#[derive(Clone)]
+struct LineStart<V: Variant> {
+    game: Game<V>,
+    chess: Option<shakmaty::Chess>,
+}
+
+fn replay_tree_v<V: Variant>(
+    game: &PgnTreeGame,
+    variant: VariantKind,
+) -> Result<ReplayedTree, PgnError> {
+    let start = match game.tag("FEN") {
+        Some(f) => fen::parse::<V>(f)?,
+        None => Position::<V>::startpos(),
+    };
+    let chess = if variant == VariantKind::Chess {
+        let f = fen::format(&start);
+        let refused = |why: String| PgnError::ChessStart { why };
+        let p: shakmaty::Chess = Fen::from_ascii(f.as_bytes())
+            .map_err(|e| refused(e.to_string()))?
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| refused(e.to_string()))?;
+        Some(p)
+    } else {
+        None
+    };
+    let from = LineStart {
+        game: Game::new(start),
+        chess,
+    };
+    let moves = replay_line(from, &game.moves, variant, 0, 0)?;
+    Ok(ReplayedTree {
+        variant,
+        start_fen: fen::format(&start),
+        moves,
+    })
+}
+
+/// `0-0` and `0-0-0` (zeros) as SAN writes castling.
+fn castling_with_letters(text: &str) -> String {
+    if let Some(rest) = text.strip_prefix("0-0-0") {
+        format!("O-O-O{rest}")
+    } else if let Some(rest) = text.strip_prefix("0-0") {
+        format!("O-O{rest}")
+    } else {
+        text.to_string()
+    }
+}
+
+/// The token of move `ply` (1-based) written `text` in `at`.
+fn token_of<V: Variant>(at: &mut LineStart<V>, text: &str, ply: usize) -> Result<String, PgnError> {
+    let text = castling_with_letters(text);
+    match at.chess.as_mut() {
+        Some(pos) => {
+            let san: San = SanPlus::from_ascii(text.as_bytes())
+                .map_err(|e| PgnError::BadSan {
+                    ply,
+                    text: text.clone(),
+                    why: e.to_string(),
+                })?
+                .san;
+            let m = san.to_move(pos).map_err(|e| PgnError::SanMove {
+                ply,
+                text: text.clone(),
+                why: e.to_string(),
+            })?;
+            let uci = m.to_uci(CastlingMode::Standard).to_string();
+            pos.play_unchecked(m);
+            Ok(uci)
+        }
+        None => Ok(V::move_from_text(&at.game.pos, &text)
+            .map_or_else(|| text.clone(), |m| crate::game::token(&at.game.pos, m))),
+    }
+}
+
+fn replay_line<V: Variant>(
+    mut at: LineStart<V>,
+    line: &[PgnMove],
+    variant: VariantKind,
+    plies_before: usize,
+    depth: usize,
+) -> Result<Vec<TreeMove>, PgnError> {
+    if depth > MAX_VARIATION_DEPTH {
+        return Err(variation_error("variations nested too deep"));
+    }
+    let fen_at_start = fen::format(&at.game.pos);
+    let mut tokens = Vec::with_capacity(line.len());
+    let mut out = Vec::with_capacity(line.len());
+    for (i, m) in line.iter().enumerate() {
+        let ply = plies_before + i + 1;
+        // The variations replace this move: played from the position before it.
+        let variations = m
+            .variations
+            .iter()
+            .map(|v| replay_line(at.clone(), v, variant, ply - 1, depth + 1))
+            .collect::<Result<Vec<_>, _>>()?;
+        let token = token_of(&mut at, &m.text, ply)?;
+        at.game
+            .play_token(&token)
+            .map_err(|error| PgnError::Move { ply, error })?;
+        tokens.push(token.clone());
+        out.push(TreeMove {
+            token,
+            text: String::new(),
+            nags: m.nags.clone(),
+            before: m.before.clone(),
+            comment: m.comment.clone(),
+            variations,
+        });
+    }
+    let (texts, _) = crate::notation::line_texts(variant, &fen_at_start, &tokens);
+    for (m, text) in out.iter_mut().zip(texts) {
+        m.text = text;
+    }
+    Ok(out)
+}
+
+/// Writes `record` as [`write_game`] does, with the moves of `tree` (its main
+/// line, and variations in parentheses after the move they replace), each
+/// move's annotation glyphs (`Nf3?!`, `$10`) and comments before and after
+/// it; `record.moves` is not read. `PlyCount` counts the main line.
+pub fn write_game_tree(record: &PgnRecord<'_>, tree: &[TreeMove]) -> Result<WrittenGame, PgnError> {
+    let main: Vec<(&str, Option<String>)> = tree.iter().map(|m| (m.token.as_str(), None)).collect();
+    let header = write_game(&PgnRecord {
+        moves: main,
+        final_comment: None,
+        ..record.clone()
+    });
+    // The tags as written, up to the blank line before the moves.
+    let tags_end = header.text.find("\n\n").map_or(0, |e| e + 2);
+    let mut s = header.text[..tags_end].to_string();
+    let (fullmove, white_to_move) = move_number(record.start_fen);
+    let mut words = Vec::new();
+    crate::with_variant!(record.variant, V => {
+        let start = fen::parse::<V>(record.start_fen)?;
+        tree_words::<V>(Game::new(start), tree, record.variant, fullmove, white_to_move, 0, &mut words)?;
+    });
+    if let Some(c) = record.final_comment {
+        push_comment(&mut words, c);
+    }
+    words.push(record.result.to_string());
+    push_movetext(&mut s, words);
+    Ok(WrittenGame {
+        text: s,
+        notation_stopped: header.notation_stopped,
+    })
+}
+
+/// The movetext words of `line`, played from `game` (move `fullmove`, White
+/// to move or not), variations included.
+fn tree_words<V: Variant>(
+    mut game: Game<V>,
+    line: &[TreeMove],
+    variant: VariantKind,
+    mut fullmove: u32,
+    mut white_to_move: bool,
+    depth: usize,
+    words: &mut Vec<String>,
+) -> Result<(), PgnError> {
+    if depth > MAX_VARIATION_DEPTH {
+        return Err(variation_error("variations nested too deep"));
+    }
+    let tokens: Vec<String> = line.iter().map(|m| m.token.clone()).collect();
+    let (texts, _) = crate::notation::line_texts(variant, &fen::format(&game.pos), &tokens);
+    // A Black move is numbered where a line starts or something came between.
+    let mut numbered = true;
+    for (i, (m, text)) in line.iter().zip(texts).enumerate() {
+        if let Some(c) = &m.before {
+            push_comment(words, c);
+        }
+        if white_to_move {
+            words.push(format!("{fullmove}."));
+        } else if numbered || m.before.is_some() {
+            words.push(format!("{fullmove}..."));
+        }
+        let glyph = m
+            .nags
+            .first()
+            .and_then(|n| MOVE_GLYPHS.iter().find(|(g, _)| g == n))
+            .map_or("", |(_, g)| *g);
+        words.push(format!("{text}{glyph}"));
+        let others = if glyph.is_empty() {
+            &m.nags[..]
+        } else {
+            &m.nags[1..]
+        };
+        words.extend(others.iter().map(|n| format!("${n}")));
+        if let Some(c) = &m.comment {
+            push_comment(words, c);
+        }
+        numbered = m.comment.is_some();
+        for v in &m.variations {
+            let first = words.len();
+            tree_words(
+                game.clone(),
+                v,
+                variant,
+                fullmove,
+                white_to_move,
+                depth + 1,
+                words,
+            )?;
+            if words.len() > first {
+                words[first].insert(0, '(');
+                if let Some(last) = words.last_mut() {
+                    last.push(')');
+                }
+                numbered = true;
+            }
+        }
+        game.play_token(&m.token)
+            .map_err(|error| PgnError::Move { ply: i + 1, error })?;
+        if !white_to_move {
+            fullmove += 1;
+        }
+        white_to_move = !white_to_move;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LICHESS: &str = "[Event \"Casual game\"]\n[Site \"https://lichess.org/abcdefgh\"]\n\n\
+        % an escaped line\n\
+        {Opening} 1. e4 e5 2. Nf3?! {a comment} (2. Nc3 Nc6 (2... Nf6 $1) 3. f4) 2... Nc6 $2\n\
+        3. Bb5 a6 ; to the line's end\n4. 0-0 0-0-0?? $10\n";
+
+    fn texts(line: &[PgnMove]) -> Vec<&str> {
+        line.iter().map(|m| m.text.as_str()).collect()
+    }
+
+    fn tokens(line: &[TreeMove]) -> Vec<&str> {
+        line.iter().map(|m| m.token.as_str()).collect()
+    }
+
+    #[test]
+    fn lichess_pgn_is_read_as_a_tree() {
+        let games = read_pgn_tree(LICHESS).unwrap();
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        assert_eq!(g.result, "*");
+        assert_eq!(g.tag("Site"), Some("https://lichess.org/abcdefgh"));
+        assert_eq!(
+            texts(&g.moves),
+            ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "0-0", "0-0-0"]
+        );
+        assert_eq!(g.moves[0].before.as_deref(), Some("Opening"));
+        let nf3 = &g.moves[2];
+        assert_eq!(nf3.nags, [6]);
+        assert_eq!(nf3.comment.as_deref(), Some("a comment"));
+        assert_eq!(nf3.variations.len(), 1);
+        let v = &nf3.variations[0];
+        assert_eq!(texts(v), ["Nc3", "Nc6", "f4"]);
+        assert_eq!(texts(&v[1].variations[0]), ["Nf6"]);
+        assert_eq!(v[1].variations[0][0].nags, [1]);
+        assert_eq!(g.moves[3].nags, [2]);
+        assert_eq!(g.moves[5].comment.as_deref(), Some("to the line's end"));
+        assert_eq!(g.moves[7].nags, [4, 10]);
+    }
+
+    #[test]
+    fn a_tree_replays_and_is_written_back() {
+        let g = &read_pgn_tree(LICHESS).unwrap()[0];
+        // 0-0-0 for Black is illegal here: the castling is read, then refused.
+        let err = replay_tree(g).unwrap_err();
+        assert_eq!(
+            err,
+            PgnError::SanMove {
+                ply: 8,
+                text: "O-O-O".to_string(),
+                why: "illegal san".to_string(),
+            }
+        );
+        let mut g = g.clone();
+        g.moves.pop();
+        let t = replay_tree(&g).unwrap();
+        assert_eq!(t.variant, VariantKind::Chess);
+        assert_eq!(
+            tokens(&t.moves),
+            ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "e1g1"]
+        );
+        assert_eq!(t.moves[6].text, "O-O");
+        let v = &t.moves[2].variations[0];
+        assert_eq!(tokens(v), ["b1c3", "b8c6", "f2f4"]);
+        assert_eq!(v[2].text, "f4");
+        assert_eq!(tokens(&v[1].variations[0]), ["g8f6"]);
+        let start = VariantKind::Chess.start_fen();
+        let record = PgnRecord {
+            variant: VariantKind::Chess,
+            start_fen: start,
+            event: "e",
+            site: "s",
+            date: "2024.01.01",
+            round: "-",
+            white: "w",
+            black: "b",
+            result: "*",
+            tags: Vec::new(),
+            moves: Vec::new(),
+            final_comment: None,
+        };
+        let written = write_game_tree(&record, &t.moves).unwrap().text;
+        assert!(written.contains("[PlyCount \"7\"]"), "{written}");
+        let movetext: String = written
+            .split("\n\n")
+            .nth(1)
+            .unwrap()
+            .split('\n')
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(
+            movetext,
+            "{Opening} 1. e4 e5 2. Nf3?! {a comment} (2. Nc3 Nc6 (2... Nf6!) 3. f4) 2... Nc6? \
+             3. Bb5 a6 {to the line's end} 4. O-O *"
+        );
+        // Read back: the same tree.
+        let again = replay_tree(&read_pgn_tree(&written).unwrap()[0]).unwrap();
+        assert_eq!(again.moves, t.moves);
+    }
+
+    #[test]
+    fn games_without_results_and_variants() {
+        let text = "[White \"a\"]\n\n1. e4\n\n[White \"b\"]\n[Variant \"subversion\"]\n\n1. e2e4 e7e5 (1... d7d5)";
+        let games = read_pgn_tree(text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(
+            (games[0].result.as_str(), texts(&games[0].moves)),
+            ("*", vec!["e4"])
+        );
+        let t = replay_tree(&games[1]).unwrap();
+        assert_eq!(t.variant, VariantKind::Subversion);
+        assert_eq!(tokens(&t.moves), ["e2e4", "e7e5"]);
+        assert_eq!(tokens(&t.moves[1].variations[0]), ["d7d5"]);
+        // The strict reader still wants the result (the match runner's
+        // resumption finds a cut file by it).
+        assert_eq!(read_pgn(text), Err(PgnError::MissingResult));
+    }
+
+    #[test]
+    fn what_cannot_be_read() {
+        let bad = |text: &str| read_pgn_tree(text).unwrap_err();
+        assert_eq!(
+            bad("1. e4 ) e5"),
+            PgnError::BadVariation {
+                why: "a ')' with no variation open".to_string()
+            }
+        );
+        assert_eq!(
+            bad("(1. d4) 1. e4"),
+            PgnError::BadVariation {
+                why: "a variation before any move".to_string()
+            }
+        );
+        let deep = format!("1. e4 {}", "(1. d4 ".repeat(MAX_VARIATION_DEPTH + 1));
+        assert_eq!(
+            bad(&deep),
+            PgnError::BadVariation {
+                why: "variations nested too deep".to_string()
+            }
+        );
+        assert_eq!(bad("1. e4 {open"), PgnError::UnterminatedComment);
+        // A variation left open is closed at the end.
+        let g = &read_pgn_tree("1. e4 e5 (1... c5 2. Nf3").unwrap()[0];
+        assert_eq!(texts(&g.moves[1].variations[0]), ["c5", "Nf3"]);
+        // An illegal move in a variation names its ply.
+        let g = &read_pgn_tree("1. e4 e5 (1... e4) 2. Nf3").unwrap()[0];
+        assert!(matches!(
+            replay_tree(g),
+            Err(PgnError::SanMove { ply: 2, .. })
+        ));
+    }
 }

@@ -28,12 +28,13 @@ const state = {
   userSide: 'white',
   waitingEngine: false,
   games: [],
+  ended: null, // a resignation or agreed draw: { node, kind }
 };
 
 // For tests and curious users: timings in ms.
 window.turncoat = {
   state,
-  timings: { firstRender: null, lastMove: null, analysisFirstLine: null, analysisUpdates: 0, stop: null },
+  timings: { firstRender: null, lastMove: null, analysisFirstLine: null, analysisUpdates: 0, stop: null, gameAnalysis: null },
 };
 const timings = window.turncoat.timings;
 
@@ -46,16 +47,28 @@ const pending = new Map(); // id -> callback(ok, msg)
 function connect() {
   backend = openBackend({
     onMessage,
-    onOpen: (what) => { $('conn').textContent = what; },
-    onClose: (why) => {
-      $('conn').textContent = 'disconnected — reload the page';
-      // The error stays up: nothing works any more.
-      showError(why, true);
+    onOpen: (what) => {
+      $('conn').textContent = what;
+      if (disconnected) { disconnected = false; clearError(); }
+    },
+    // `retryMs`: when the backend tries again by itself (the server's
+    // socket); without it nothing works any more.
+    onClose: (why, retryMs) => {
+      disconnected = true;
+      if (retryMs == null) {
+        $('conn').textContent = 'disconnected — reload the page';
+        showError(why, true);
+        return;
+      }
+      const secs = Math.max(1, Math.round(retryMs / 1000));
+      $('conn').textContent = `disconnected — reconnecting in ${secs} s…`;
+      showError(`${why} Trying again in ${secs} s.`, true);
     },
   });
   window.turncoat.backend = backend.kind;
   window.turncoat.backendStats = () => (backend.stats ? backend.stats() : null);
 }
+let disconnected = false;
 
 function send(obj) {
   if (backend) backend.send(obj);
@@ -63,6 +76,7 @@ function send(obj) {
 
 /** A position request; `cb(ok, msg)` gets the answer. */
 function requestPosition(variant, fen, moves, cb) {
+  heading = null; // any other request overtakes a step (goTo sets it again)
   const id = nextId++;
   pending.set(id, cb);
   lastPositionRequest = id;
@@ -77,8 +91,9 @@ function onMessage(msg) {
       msg.variants.forEach((v, i) => { state.startFens[v] = msg.start_fens[i]; });
       $('variant').innerHTML = msg.variants.map((v) => `<option value="${v}">${v}</option>`).join('');
       $('variant').value = state.variant;
+      if (state.root) { resync(); break; } // the server again, after a lost connection
       fillThreads(msg.max_threads || 1);
-      if (!restoreLink()) newGame(state.variant, null);
+      startup();
       break;
     case 'position': {
       const cb = pending.get(msg.id);
@@ -97,6 +112,7 @@ function onMessage(msg) {
       }
       showError(msg.message);
       if (msg.request === 'go') { state.waitingEngine = false; }
+      if (msg.request === 'evaluate' || msg.request === 'game_report') stopGameAnalysis();
       break;
     }
     case 'analysis':
@@ -107,6 +123,12 @@ function onMessage(msg) {
       break;
     case 'bestmove':
       onBestmove(msg);
+      break;
+    case 'evaluation':
+      onEvaluation(msg);
+      break;
+    case 'game_report':
+      onGameReport(msg);
       break;
     case 'pgn':
       onPgn(msg.games);
@@ -148,6 +170,8 @@ function newGame(variant, fen, done) {
   requestPosition(variant, fen, [], (ok, msg) => {
     if (!ok) { showError(msg.message); if (done) done(false); return; }
     clearError();
+    stopGameAnalysis();
+    state.ended = null;
     state.variant = variant;
     $('variant').value = variant;
     state.root = makeNode(null, null, null);
@@ -185,6 +209,138 @@ function updateLink() {
   if (!state.root || restoring) return;
   const link = linkOf();
   if (location.hash !== link) history.replaceState(null, '', link);
+  saveGame();
+}
+
+// ---------------------------------------------------------------- a game that survives
+
+// The whole game (variations too, and the position shown) is kept in the
+// browser's storage at every change, and restored when the page opens: with
+// no game in the address, or with the address this page itself last wrote
+// (a reload); an address that says otherwise (a shared link) wins. After a
+// lost connection the page sends the server its game again (resync).
+
+const STORE_KEY = 'turncoat.game';
+
+/** The tree as a flat list in preorder: [parent's index (-1: the start),
+ * token, SAN] (flat: a 2000-ply game nests no deeper than a short one). */
+function flatTree(root) {
+  const out = [];
+  const index = new Map([[root, -1]]);
+  const walk = [root];
+  while (walk.length) {
+    const n = walk.pop();
+    for (let i = n.children.length - 1; i >= 0; i--) walk.push(n.children[i]);
+    if (n !== root) {
+      index.set(n, out.length);
+      const notes = notesOf(n);
+      out.push(notes ? [index.get(n.parent), n.token, n.san, notes] : [index.get(n.parent), n.token, n.san]);
+    }
+  }
+  return { nodes: out, current: index.get(state.node) ?? -1 };
+}
+
+function saveGame() {
+  const { nodes, current } = flatTree(state.root);
+  const stored = { link: linkOf(), variant: state.variant, fen: state.root.startFen, nodes, current };
+  try {
+    localStorage.setItem(STORE_KEY, JSON.stringify(stored));
+  } catch {
+    // Storage refused (full, or disabled): the address still holds the line.
+  }
+}
+
+/** The stored game, if there is one of the right shape. */
+function storedGame() {
+  let g;
+  try { g = JSON.parse(localStorage.getItem(STORE_KEY)); } catch { return null; }
+  const ok = g && typeof g.variant === 'string' && typeof g.fen === 'string' && typeof g.link === 'string'
+    && Array.isArray(g.nodes) && Number.isInteger(g.current)
+    && g.nodes.every((n, i) => Array.isArray(n) && Number.isInteger(n[0]) && n[0] >= -1 && n[0] < i && typeof n[1] === 'string');
+  return ok ? g : null;
+}
+
+/** The game to show when the page opens. */
+function startup() {
+  const link = parseLink(location.hash);
+  const stored = storedGame();
+  if (stored && (!link || stored.link === location.hash)) {
+    restoring = true;
+    restoreStored(stored).catch(() => false).then((ok) => {
+      restoring = false;
+      if (ok) updateLink();
+      else if (!restoreLink()) newGame(state.variant, null);
+    });
+    return;
+  }
+  if (!restoreLink()) newGame(state.variant, null);
+}
+
+/** Rebuilds a stored game, every line checked by the backend (a line that
+ * no longer plays is cut where it stops); false when its start is refused. */
+async function restoreStored(g) {
+  if (!state.variants.includes(g.variant)) return false;
+  const start = await ask(g.variant, g.fen, []);
+  if (!start.ok) return false;
+  const root = makeNode(null, null, null);
+  root.startFen = start.msg.start_fen;
+  root.startPly = start.msg.start_ply;
+  const nodes = g.nodes.map(() => null);
+  g.nodes.forEach(([p, token, san, notes], i) => {
+    const parent = p < 0 ? root : nodes[p];
+    if (!parent) return;
+    nodes[i] = makeNode(parent, token, typeof san === 'string' ? san : token);
+    if (notes && typeof notes === 'object') setNotes(nodes[i], notes);
+    parent.children.push(nodes[i]);
+  });
+  const leaves = nodes.filter((n) => n && !n.children.length);
+  for (const leaf of leaves) {
+    const line = [];
+    for (let n = leaf; n.parent; n = n.parent) line.unshift(n);
+    const tokens = line.map((n) => n.token);
+    let answer = await ask(g.variant, root.startFen, tokens);
+    let good = tokens.length;
+    if (!answer.ok) {
+      // The longest playable beginning (legality of a prefix is monotone).
+      let [lo, hi] = [0, tokens.length - 1];
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if ((await ask(g.variant, root.startFen, tokens.slice(0, mid))).ok) lo = mid; else hi = mid - 1;
+      }
+      good = lo;
+      const bad = line[good];
+      bad.parent.children = bad.parent.children.filter((c) => c !== bad);
+      answer = await ask(g.variant, root.startFen, tokens.slice(0, good));
+    }
+    // The moves as the backend writes them now.
+    if (answer.ok) line.slice(0, good).forEach((n, i) => { n.san = answer.msg.sans[i] || n.token; });
+  }
+  // The position shown, if it is still in the tree.
+  let node = g.current >= 0 ? nodes[g.current] : root;
+  for (let n = node; n && n !== root; n = n.parent) if (!n.parent || !n.parent.children.includes(n)) node = null;
+  node = node || root;
+  const shown = await ask(g.variant, root.startFen, pathTokens(node));
+  if (!shown.ok) return false;
+  stopGameAnalysis();
+  state.ended = null;
+  state.variant = g.variant;
+  $('variant').value = g.variant;
+  state.root = root;
+  state.node = node;
+  show(shown.msg);
+  return true;
+}
+
+/** After a lost connection, a new session on the server: the game shown,
+ * and what was running (analysis, the engine's move, a whole-game
+ * analysis), asked for again. */
+function resync() {
+  pending.clear();
+  send({ type: 'options', threads: +$('threads').value, hash: +$('hash').value });
+  goTo(state.node);
+  if (state.analysing) send({ type: 'analyse', multipv: state.multipv });
+  if (state.playing) { state.waitingEngine = false; maybeEngineMove(); }
+  if (game.run) { game.run.requestId = null; nextEvaluation(); }
 }
 
 /** The game in a fragment, or null when it holds none. */
@@ -247,6 +403,8 @@ async function loadLink(link) {
     if (!answer.ok) return;
   }
   const msg = answer.msg;
+  stopGameAnalysis();
+  state.ended = null;
   state.variant = variant;
   $('variant').value = variant;
   state.root = makeNode(null, null, null);
@@ -280,11 +438,18 @@ window.addEventListener('hashchange', () => {
 function goTo(node) {
   if (!node) return;
   requestPosition(state.variant, state.root.startFen, pathTokens(node), (ok, msg) => {
+    heading = null;
     if (!ok) { showError(msg.message); return; }
     state.node = node;
     show(msg);
   });
+  heading = node;
 }
+
+// Where the last step through the moves is going, until its answer comes:
+// the next key press steps on from there, so quick presses are not lost.
+let heading = null;
+const here = () => heading || state.node;
 
 /** Plays the tokens from the current node (after the server checked them). */
 function playTokens(tokens, sans, onError, onPlayed) {
@@ -552,7 +717,10 @@ function show(msg) {
   renderStatus();
   renderMoves();
   renderLines();
+  renderGraph();
   updateLink();
+  // The game is over: so is the play.
+  if (state.playing && msg.outcome) stopPlaying();
   if (timings.firstRender === null) timings.firstRender = performance.now();
 }
 
@@ -650,8 +818,9 @@ function arrowsFor(tok, brush) {
 function renderStatus() {
   const info = state.info;
   const el = $('status');
-  if (info.outcome) {
-    const o = info.outcome;
+  const ended = endedHere();
+  if (info.outcome || ended) {
+    const o = info.outcome || AGREED[ended.kind];
     const who = o.winner ? `${o.winner === 'white' ? 'White' : 'Black'} wins` : 'Draw';
     el.textContent = `Game over: ${o.result} — ${who} (${o.reason})`;
     el.className = 'status over';
@@ -691,12 +860,12 @@ function renderMoves() {
       const [main, ...vars] = cur.children;
       parts.push(label(main, forceNum || first));
       nodes.push(main);
-      parts.push(`<span class="mv${main === state.node ? ' current' : ''}" data-n="${nodes.length - 1}">${esc(main.san)}</span>`);
+      parts.push(moveSpan(main, nodes.length - 1));
       for (const v of vars) {
         parts.push('<span class="var"> (');
         parts.push(label(v, true));
         nodes.push(v);
-        parts.push(`<span class="mv${v === state.node ? ' current' : ''}" data-n="${nodes.length - 1}">${esc(v.san)}</span>`);
+        parts.push(moveSpan(v, nodes.length - 1));
         walk(v, true);
         parts.push(')</span> ');
       }
@@ -707,11 +876,23 @@ function renderMoves() {
   };
   walk(state.root, true);
   if (state.info && state.info.outcome && !state.node.children.length) parts.push(`<span class="result">${state.info.outcome.result}</span>`);
+  else if (state.ended && mainLine().pop() === state.ended.node) parts.push(`<span class="result">${AGREED[state.ended.kind].result}</span>`);
   el.innerHTML = parts.join(' ') || '<span class="num">No moves yet: click a piece.</span>';
   el.querySelectorAll('.mv').forEach((s) => s.addEventListener('click', () => goTo(nodes[+s.dataset.n])));
   const cur = el.querySelector('.current');
   if (cur) cur.scrollIntoView({ block: 'nearest' });
   state.moveNodes = nodes;
+}
+
+/** A move of the move list: its ply (1-based) and, once a whole-game
+ * analysis judged it, its glyph (`?!`, `?`, `??` or empty; drawn by the
+ * style sheet, so the move's text stays its SAN). */
+function moveSpan(node, n) {
+  const glyph = node.glyph !== undefined ? ` data-glyph="${node.glyph}"` : '';
+  const nag = node.nags && MOVE_GLYPHS[node.nags[0]] ? `<span class="nag">${MOVE_GLYPHS[node.nags[0]]}</span>` : '';
+  const before = node.before !== undefined ? `<span class="comment">${esc(node.before)}</span> ` : '';
+  const after = node.comment !== undefined ? ` <span class="comment">${esc(node.comment)}</span>` : '';
+  return `${before}<span class="mv${node === state.node ? ' current' : ''}" data-n="${n}" data-ply="${node.ply}"${glyph}>${esc(node.san)}${nag}</span>${after}`;
 }
 
 function esc(s) {
@@ -720,10 +901,10 @@ function esc(s) {
 
 // ---------------------------------------------------------------- navigation
 
-function back() { if (state.node.parent) goTo(state.node.parent); }
-function forward() { if (state.node.children.length) goTo(state.node.children[0]); }
+function back() { if (here().parent) goTo(here().parent); }
+function forward() { if (here().children.length) goTo(here().children[0]); }
 function first() { goTo(state.root); }
-function last() { let n = state.node; while (n.children.length) n = n.children[0]; goTo(n); }
+function last() { let n = here(); while (n.children.length) n = n.children[0]; goTo(n); }
 
 $('back').onclick = back;
 $('forward').onclick = forward;
@@ -742,12 +923,21 @@ function flip() {
 document.addEventListener('keydown', (e) => {
   const tag = (e.target && e.target.tagName) || '';
   if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+  if (!$('confirm').hidden) {
+    if (e.key === 'Enter' || e.key === ' ') confirmYes();
+    else if (e.key === 'Escape') hideConfirm();
+    e.preventDefault();
+    return;
+  }
   if (e.key === 'ArrowLeft') { back(); e.preventDefault(); }
   else if (e.key === 'ArrowRight') { forward(); e.preventDefault(); }
   else if (e.key === 'Home') { first(); e.preventDefault(); }
   else if (e.key === 'End') { last(); e.preventDefault(); }
   else if (e.key === 'f') flip();
-  else if (e.key === ' ') { toggleAnalysis(); e.preventDefault(); }
+  else if (e.key === ' ' && state.playing) {
+    askConfirm('End the game against Turncoat and analyse?', 'End and analyse (Enter)', () => { stopPlaying(); startAnalysis(); });
+    e.preventDefault();
+  } else if (e.key === ' ') { toggleAnalysis(); e.preventDefault(); }
   else if (e.key === 'Escape') { state.sel = []; hideChooser(); renderSelection(); }
   else if (e.key === 'Enter' && chooserButtons.length) {
     const d = chooserButtons.find((b) => b.def) || chooserButtons[0];
@@ -795,6 +985,7 @@ function toggleAnalysis() {
 
 function startAnalysis() {
   if (state.playing) stopPlaying();
+  stopGameAnalysis();
   state.analysing = true;
   state.analysis = null;
   state.multipv = +$('multipv').value;
@@ -843,11 +1034,19 @@ function onAnalysis(msg) {
   render();
 }
 
+/** A score as the page writes it, White's view: `+0.35`, `#3` (White
+ * mates in 3), `#-2` (Black mates in 2). */
 function scoreText(s) {
   if (!s) return '';
   if ('mate' in s) return (s.mate > 0 ? '#' : '#-') + Math.abs(s.mate);
   const v = s.cp / 100;
   return (v > 0 ? '+' : '') + v.toFixed(2);
+}
+
+/** A finished game's result as the analysis shows it (no line to search). */
+function outcomeText(o) {
+  const who = o.winner ? `${o.winner === 'white' ? 'White' : 'Black'} wins` : 'Draw';
+  return `${o.result} · ${who} (${o.reason})`;
 }
 
 function renderLines() {
@@ -859,9 +1058,18 @@ function renderLines() {
     renderEval();
     return;
   }
+  const outcome = state.info && state.info.outcome;
+  if (outcome) {
+    // Nothing to search: the game is over, whatever the engine says of it.
+    $('stats').textContent = '';
+    el.innerHTML = `<div class="line over">${esc(outcomeText(outcome))}</div>`;
+    renderEval();
+    return;
+  }
   if (!a) { el.innerHTML = '<div class="line">…</div>'; $('stats').textContent = ''; return; }
   $('stats').textContent = `depth ${a.depth}/${a.seldepth} · ${fmtNum(a.nodes)} nodes · ${fmtNum(a.nps)} nps`;
   const startPly = state.root.startPly + state.node.ply;
+  // The backend sends the lines best first for the side to move.
   el.innerHTML = a.lines.map((l, i) => {
     const moves = l.pv_san.map((san, k) => {
       const ply = startPly + k;
@@ -869,7 +1077,8 @@ function renderLines() {
       return `${num}<span class="mv" data-l="${i}" data-k="${k}">${esc(san)}</span>`;
     }).join(' ');
     const bound = l.bound === 'lower' ? '≥' : l.bound === 'upper' ? '≤' : '';
-    return `<div class="line" data-multipv="${l.multipv}"><span class="score">${bound}${scoreText(l.score)}</span> ${moves}</div>`;
+    return `<div class="line" data-multipv="${l.multipv}"><span class="score">${bound}${scoreText(l.score)}</span>`
+      + `<span class="depth" title="depth of this line">d${l.depth}</span> ${moves}</div>`;
   }).join('');
   el.querySelectorAll('.mv').forEach((s) => s.addEventListener('click', () => {
     const l = a.lines[+s.dataset.l];
@@ -885,30 +1094,190 @@ function fmtNum(n) {
   return String(n);
 }
 
+/** White's winning chances in percent from centipawns (lichess's curve). */
+function winPercent(cp) {
+  return 50 + 50 * (2 / (1 + Math.exp(-0.00368208 * cp)) - 1);
+}
+
 function renderEval() {
   const a = state.analysing ? state.analysis : null;
+  const outcome = state.info && state.info.outcome;
   let frac = 0.5;
   let text = '';
-  if (a && a.lines.length) {
+  if (outcome) {
+    // A finished game: the bar is the winner's, the label the result.
+    frac = outcome.winner === 'white' ? 1 : outcome.winner === 'black' ? 0 : 0.5;
+    text = outcome.result;
+  } else if (a && a.lines.length) {
     const s = a.lines[0].score;
     if ('mate' in s) frac = s.mate > 0 ? 1 : 0;
-    else frac = 1 / (1 + Math.exp(-s.cp / 250));
+    else frac = winPercent(s.cp) / 100;
     text = scoreText(s);
   }
   $('evalfill').style.height = `${(frac * 100).toFixed(1)}%`;
   $('evaltext').textContent = text;
 }
 
+// ---------------------------------------------------------------- whole-game analysis
+
+// Every position of the main line searched to a node budget, one after the
+// other in the background (the tab's one engine: interactive analysis and
+// play stop it); the backend turns the values into lichess's judgements and
+// accuracies (crates/board/src/report.rs). Values are kept per position and
+// budget, so a stopped analysis goes on where it stopped.
+const game = {
+  run: null, // { nodes: [root, ...main line], budget, index, requestId }
+  values: new Map(), // `${budget} ${variant} ${startFen} ${tokens}` -> value
+  reports: [], // the main lines of the reports asked for, in order
+};
+window.turncoat.game = game;
+
+function mainLine() {
+  const nodes = [state.root];
+  for (let n = state.root; n.children.length; n = n.children[0]) nodes.push(n.children[0]);
+  return nodes;
+}
+
+function valueKey(node, budget) {
+  return `${budget} ${state.variant} ${state.root.startFen} ${pathTokens(node).join(' ')}`;
+}
+
+function startGameAnalysis() {
+  if (!state.root) return;
+  if (state.analysing) stopAnalysis();
+  if (state.playing) stopPlaying();
+  const nodes = mainLine();
+  game.run = { nodes, budget: +$('budget').value, index: 0, requestId: null, started: performance.now() };
+  timings.gameAnalysis = null;
+  $('analyse-game').textContent = '■ Stop game analysis';
+  $('analyse-game').classList.add('on');
+  $('gameprogress').hidden = false;
+  nextEvaluation();
+}
+
+function stopGameAnalysis() {
+  if (!game.run) return;
+  const running = game.run.requestId !== null;
+  game.run = null;
+  if (running) send({ type: 'stop' });
+  $('analyse-game').textContent = 'Analyse game';
+  $('analyse-game').classList.remove('on');
+  $('gameprogress').hidden = true;
+}
+
+/** Asks for the next position without a value; at the end, the report. */
+function nextEvaluation() {
+  const run = game.run;
+  while (run.index < run.nodes.length && game.values.has(valueKey(run.nodes[run.index], run.budget))) run.index++;
+  $('gameprogress').max = run.nodes.length;
+  $('gameprogress').value = run.index;
+  $('gameprogress').title = `${run.index} of ${run.nodes.length} positions`;
+  requestReport(run.nodes, run.budget);
+  if (run.index >= run.nodes.length) {
+    timings.gameAnalysis = performance.now() - run.started;
+    stopGameAnalysis();
+    return;
+  }
+  const node = run.nodes[run.index];
+  run.requestId = nextId++;
+  send({ type: 'evaluate', id: run.requestId, variant: state.variant, fen: state.root.startFen, moves: pathTokens(node), nodes: run.budget });
+}
+
+function onEvaluation(msg) {
+  if (drawOffer !== null && msg.id === drawOffer) { onDrawAnswer(msg); return; }
+  const run = game.run;
+  if (!run || msg.id !== run.requestId) return;
+  run.requestId = null;
+  game.values.set(valueKey(run.nodes[run.index], run.budget), msg.value);
+  run.index++;
+  nextEvaluation();
+}
+
+function requestReport(nodes, budget) {
+  game.reports.push(nodes);
+  const values = nodes.map((n) => game.values.get(valueKey(n, budget)) || null);
+  send({ type: 'game_report', values, white_first: state.root.startPly % 2 === 0 });
+}
+
+function onGameReport(msg) {
+  const nodes = game.reports.shift();
+  if (!nodes || nodes[0] !== state.root) return; // another game's
+  nodes.forEach((n, i) => {
+    n.win = msg.win[i];
+    if (i > 0) {
+      n.glyph = msg.moves[i - 1].glyph;
+      n.accuracy = msg.moves[i - 1].accuracy;
+    }
+  });
+  state.report = { nodes, white: msg.white, black: msg.black };
+  renderMoves();
+  renderGraph();
+  renderAccuracy();
+}
+
+function renderAccuracy() {
+  const r = state.report;
+  if (!r || r.nodes[0] !== state.root || (r.white === null && r.black === null)) { $('accuracy').textContent = ''; return; }
+  const side = (name, white, acc) => {
+    const count = (g) => r.nodes.filter((n, i) => i > 0 && n.glyph === g && ((state.root.startPly + i - 1) % 2 === 0) === white).length;
+    const pct = acc === null ? '–' : `${Math.round(acc)}%`;
+    return `${name} ${pct} (${count('?!')} ?!, ${count('?')} ?, ${count('??')} ??)`;
+  };
+  $('accuracy').textContent = `Accuracy: ${side('White', true, r.white)} · ${side('Black', false, r.black)}`;
+}
+
+const GRAPH_W = 600;
+const GRAPH_H = 90;
+
+/** White's win % along the main line, as analysed: click a point to go
+ * there. */
+function renderGraph() {
+  const el = $('graph');
+  const r = state.report;
+  if (!r || r.nodes[0] !== state.root || !r.nodes.some((n) => n.win != null)) { el.innerHTML = ''; return; }
+  const nodes = r.nodes;
+  const last = Math.max(1, nodes.length - 1);
+  const x = (i) => (i / last) * GRAPH_W;
+  const y = (w) => GRAPH_H - (w / 100) * GRAPH_H;
+  const known = nodes.map((n, i) => [i, n.win]).filter(([, w]) => w != null);
+  const line = known.map(([i, w]) => `${x(i).toFixed(1)},${y(w).toFixed(1)}`).join(' ');
+  const area = `${x(known[0][0]).toFixed(1)},${GRAPH_H} ${line} ${x(known[known.length - 1][0]).toFixed(1)},${GRAPH_H}`;
+  const marks = nodes.map((n, i) => (n.glyph && n.win != null
+    ? `<circle class="g${n.glyph.length}${n.glyph === '?!' ? 'i' : ''}" cx="${x(i).toFixed(1)}" cy="${y(n.win).toFixed(1)}" r="4"><title>${esc(n.san)}${n.glyph}</title></circle>`
+    : '')).join('');
+  const at = nodes.indexOf(state.node);
+  const cursor = at >= 0 ? `<line class="cursor" x1="${x(at).toFixed(1)}" x2="${x(at).toFixed(1)}" y1="0" y2="${GRAPH_H}"/>` : '';
+  el.innerHTML = `<svg viewBox="0 0 ${GRAPH_W} ${GRAPH_H}" preserveAspectRatio="none" role="img" aria-label="evaluation graph">`
+    + `<rect class="bg" width="${GRAPH_W}" height="${GRAPH_H}"/><polygon class="area" points="${area}"/>`
+    + `<line class="mid" x1="0" x2="${GRAPH_W}" y1="${GRAPH_H / 2}" y2="${GRAPH_H / 2}"/>`
+    + `<polyline class="curve" points="${line}"/>${cursor}${marks}</svg>`;
+  state.graphNodes = nodes;
+}
+
+$('graph').addEventListener('click', (e) => {
+  const nodes = state.graphNodes;
+  const svg = $('graph').querySelector('svg');
+  if (!nodes || !svg) return;
+  const box = svg.getBoundingClientRect();
+  const i = Math.round(((e.clientX - box.left) / box.width) * Math.max(1, nodes.length - 1));
+  goTo(nodes[Math.max(0, Math.min(nodes.length - 1, i))]);
+});
+
+$('analyse-game').onclick = () => { if (game.run) stopGameAnalysis(); else startGameAnalysis(); };
+
 // ---------------------------------------------------------------- play vs Turncoat
 
 $('playbtn').onclick = () => {
   if (state.playing) { stopPlaying(); return; }
   if (state.analysing) stopAnalysis();
+  stopGameAnalysis();
   state.playing = true;
   state.userSide = $('side').value;
   if (state.orientation !== state.userSide) flip();
   $('playbtn').textContent = 'Stop playing';
   $('playbtn').classList.add('on');
+  $('resign').hidden = false;
+  $('draw').hidden = false;
   renderStatus();
   maybeEngineMove();
 };
@@ -920,6 +1289,10 @@ function stopPlaying() {
   state.waitingEngine = false;
   $('playbtn').textContent = 'Play vs Turncoat';
   $('playbtn').classList.remove('on');
+  $('resign').hidden = true;
+  $('draw').hidden = true;
+  drawOffer = null;
+  hideConfirm();
   if (state.info) renderStatus();
 }
 
@@ -930,6 +1303,7 @@ function maybeEngineMove() {
   const s = $('strength').value;
   const n = parseInt(s.slice(1), 10);
   goId = nextId++;
+  drawOffer = null;
   state.waitingEngine = true;
   send(s[0] === 't' ? { type: 'go', id: goId, movetime: n } : { type: 'go', id: goId, nodes: n });
   renderStatus();
@@ -949,8 +1323,87 @@ $('takeback').onclick = () => {
   // Back to the last position where the user was to move (before their move).
   n = n.parent;
   if (state.playing && n.parent && sideToMove(n) !== state.userSide) n = n.parent;
+  // The moves taken back leave the game: the next move played from there
+  // is the main line.
+  let cut = state.node;
+  while (cut.parent !== n) cut = cut.parent;
+  n.children = n.children.filter((c) => c !== cut);
+  if (state.report && state.report.nodes.includes(cut)) state.report = null;
+  if (state.ended && !mainLine().includes(state.ended.node)) state.ended = null;
   goTo(n);
 };
+
+// ---------------------------------------------------------------- the end of a game by the players
+
+// A resignation or an agreed draw ends the game at the position shown
+// (`state.ended`): the status and the move list say so, and the PGN export
+// writes its result.
+const AGREED = {
+  white_resigns: { result: '0-1', winner: 'black', reason: 'White resigns' },
+  black_resigns: { result: '1-0', winner: 'white', reason: 'Black resigns' },
+  draw_agreed: { result: '1/2-1/2', winner: null, reason: 'draw agreed' },
+};
+
+/** The players' end of the game, if the position shown is where it ended. */
+function endedHere() {
+  return state.ended && state.ended.node === state.node ? state.ended : null;
+}
+
+function endByAgreement(kind) {
+  state.ended = { node: state.node, kind };
+  stopPlaying();
+  renderStatus();
+  renderMoves();
+}
+
+$('resign').onclick = () => {
+  if (state.playing) endByAgreement(state.userSide === 'white' ? 'white_resigns' : 'black_resigns');
+};
+
+/** Nodes Turncoat searches before answering a draw offer. */
+const DRAW_NODES = 200000;
+/** Turncoat accepts a draw when it thinks itself worse by this much. */
+const DRAW_ACCEPT_CP = 50;
+let drawOffer = null; // the evaluation's id
+
+$('draw').onclick = () => {
+  if (!state.playing || state.info.outcome) return;
+  if (state.waitingEngine || state.info.turn !== state.userSide) { showError('Offer a draw when it is your move.'); return; }
+  drawOffer = nextId++;
+  $('hint').textContent = 'Turncoat considers your draw offer…';
+  send({ type: 'evaluate', id: drawOffer, variant: state.variant, fen: state.root.startFen, moves: pathTokens(state.node), nodes: DRAW_NODES });
+};
+
+function onDrawAnswer(msg) {
+  drawOffer = null;
+  if (!state.playing || msg.fen !== state.info.fen) return;
+  const v = msg.value;
+  const sign = state.userSide === 'white' ? -1 : 1; // Turncoat's view
+  const accepts = 'mate' in v ? v.mate * sign < 0 : 'cp' in v ? v.cp * sign <= -DRAW_ACCEPT_CP : true;
+  if (accepts) {
+    $('hint').textContent = 'Turncoat accepts the draw.';
+    endByAgreement('draw_agreed');
+  } else {
+    $('hint').textContent = 'Turncoat declines the draw.';
+  }
+}
+
+// ---------------------------------------------------------------- asking first
+
+let confirmed = null;
+/** Asks `question` over the board; `yes` runs if the user says so (the
+ * button, Enter or space), nothing if not (the other button, Escape). */
+function askConfirm(question, yesLabel, yes) {
+  $('confirm-text').textContent = question;
+  $('confirm-yes').textContent = yesLabel;
+  $('confirm').hidden = false;
+  confirmed = yes;
+}
+function hideConfirm() { $('confirm').hidden = true; confirmed = null; }
+function confirmYes() { const yes = confirmed; hideConfirm(); if (yes) yes(); }
+$('confirm-yes').onclick = confirmYes;
+$('confirm-no').onclick = hideConfirm;
+$('confirm').addEventListener('pointerdown', (e) => e.stopPropagation());
 
 function sideToMove(node) {
   return (state.root.startPly + node.ply) % 2 === 0 ? 'white' : 'black';
@@ -988,26 +1441,54 @@ function loadGame(i) {
   stopPlaying();
   newGame(g.variant, g.start_fen, (ok) => {
     if (!ok) return;
-    let n = state.root;
-    g.moves.forEach((tok, k) => {
-      const c = makeNode(n, tok, g.sans[k] || tok);
-      n.children.push(c);
-      n = c;
-    });
+    // The main line, each move followed by the variations in its place.
+    const build = (from, line) => {
+      let n = from;
+      for (const m of line) {
+        const c = makeNode(n, m.token, m.san || m.token);
+        setNotes(c, m);
+        n.children.push(c);
+        m.variations.forEach((v) => build(n, v));
+        n = c;
+      }
+    };
+    build(state.root, g.tree);
     $('games').value = String(i);
     renderMoves();
     updateLink();
   });
 }
 
+// The whole game: its main line with the variations, comments and glyphs.
 $('pgnexport').onclick = () => {
-  let end = state.node;
-  while (end.children.length) end = end.children[0];
+  const end = mainLine().pop();
   const user = 'User';
   const white = state.playing ? (state.userSide === 'white' ? user : 'Turncoat') : '?';
   const black = state.playing ? (state.userSide === 'black' ? user : 'Turncoat') : '?';
-  send({ type: 'pgn_export', variant: state.variant, fen: state.root.startFen, moves: pathTokens(end), white, black });
+  const ended = state.ended && state.ended.node === end ? state.ended.kind : undefined;
+  const tree = flatTree(state.root).nodes.map(([parent, token, , notes]) => ({ parent, token, ...(notes || {}) }));
+  send({ type: 'pgn_export', variant: state.variant, fen: state.root.startFen, moves: pathTokens(end), white, black, ended, tree });
 };
+
+/** A move's annotations from PGN: its glyphs as NAGs, comments before and
+ * after it. */
+function setNotes(node, m) {
+  if (Array.isArray(m.nags) && m.nags.length) node.nags = m.nags.filter((n) => Number.isInteger(n) && n >= 0 && n <= 255);
+  if (typeof m.comment === 'string') node.comment = m.comment;
+  if (typeof m.before === 'string') node.before = m.before;
+}
+
+/** The notes kept with a node (storage, export), or undefined. */
+function notesOf(node) {
+  if (!node.nags && node.comment === undefined && node.before === undefined) return undefined;
+  const notes = {};
+  if (node.nags) notes.nags = node.nags;
+  if (node.comment !== undefined) notes.comment = node.comment;
+  if (node.before !== undefined) notes.before = node.before;
+  return notes;
+}
+
+const MOVE_GLYPHS = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
 
 function onPgnText(text) {
   $('pgn').value = text;
@@ -1023,4 +1504,7 @@ function onPgnText(text) {
 
 connect();
 window.turncoat.ready = () => state.info !== null;
+// No position asked for and not answered yet (tests wait for it before
+// clicking: an answer arriving between two clicks clears the first).
+window.turncoat.idle = () => pending.size === 0;
 window.turncoat.t0 = t0;

@@ -1,9 +1,10 @@
 // The page's one interface to an engine, with its two implementations:
 //
-//   const backend = openBackend({ onMessage, onOpen, onClose });
+//   const backend = openBackend({ onMessage, onOpen, onClose });  // onClose(why, retryMs)
 //   backend.send(request);   // the JSON messages of crates/board/src/protocol.rs
 //
-// `socket`: `turncoat serve`'s WebSocket (the server answers every request).
+// `socket`: `turncoat serve`'s WebSocket (the server answers every request),
+// connected again by itself when the connection drops.
 // `wasm`: the same messages answered in the page by the engine compiled to
 // WebAssembly (static files only, nothing to install): positions, legal moves,
 // effects and PGN by the tab's session on the page's thread (the server's own
@@ -21,19 +22,35 @@ export function openBackend(handlers) {
   return meta && meta.content === 'socket' ? socketBackend(handlers) : wasmBackend(handlers);
 }
 
+/** The first wait before connecting again after a lost connection, doubled
+ * at each failure up to the last. */
+const FIRST_RETRY_MS = 500;
+const LAST_RETRY_MS = 8000;
+
 function socketBackend({ onMessage, onOpen, onClose }) {
-  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
-  ws.onopen = () => onOpen('connected');
-  ws.onclose = (e) => {
-    // A close the server chose carries its reason (too many tabs, a message
-    // too big); without one the connection was lost.
-    onClose(e.reason ? `The server closed the connection: ${e.reason}.` : 'The connection to the engine was lost.');
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  let ws = null;
+  let failures = 0;
+  const connect = () => {
+    ws = new WebSocket(url);
+    ws.onopen = () => { failures = 0; onOpen('connected'); };
+    ws.onclose = (e) => {
+      // A close the server chose carries its reason (too many tabs, a message
+      // too big); without one the connection was lost. Either way a new
+      // session is tried, less often after each failure; the page sends it
+      // its game when it says hello.
+      const wait = Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** failures);
+      failures += 1;
+      onClose(e.reason ? `The server closed the connection: ${e.reason}.` : 'The connection to the engine was lost.', wait);
+      setTimeout(connect, wait);
+    };
+    ws.onmessage = (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      onMessage(msg);
+    };
   };
-  ws.onmessage = (e) => {
-    let msg;
-    try { msg = JSON.parse(e.data); } catch { return; }
-    onMessage(msg);
-  };
+  connect();
   return {
     kind: 'socket',
     send(obj) { if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj)); },
