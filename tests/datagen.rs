@@ -501,23 +501,8 @@ fn packed_files_on_the_command_line() {
 #[test]
 fn packed_shards_through_gnu_parallel_hold_the_unsharded_run() {
     // moreutils has a `parallel` of its own, which takes other arguments.
-    match std::process::Command::new("parallel")
-        .arg("--version")
-        .output()
-    {
-        Ok(out) if String::from_utf8_lossy(&out.stdout).contains("GNU parallel") => {}
-        Ok(_) => {
-            return common::skip_or_fail(
-                "GNU parallel test",
-                "`parallel` is not GNU parallel: apt-get install parallel",
-            )
-        }
-        Err(e) => {
-            return common::skip_or_fail(
-                "GNU parallel test",
-                &format!("cannot run parallel ({e}): apt-get install parallel"),
-            )
-        }
+    if !common::gnu_parallel() {
+        return;
     }
     let dir = scratch("parallel");
     let (whole, _) = datagen("subversion", "parallel-whole", "1", "5", &[]);

@@ -585,21 +585,8 @@ fn shards_merge_into_the_unsharded_match() {
 /// `parallel` (Debian package `parallel`; .ci/run installs it).
 #[test]
 fn four_shards_through_gnu_parallel_merge_into_the_unsharded_match() {
-    // moreutils has a `parallel` of its own, which takes other arguments.
-    match Command::new("parallel").arg("--version").output() {
-        Ok(out) if text(&out.stdout).contains("GNU parallel") => {}
-        Ok(_) => {
-            return common::skip_or_fail(
-                "GNU parallel test",
-                "`parallel` is not GNU parallel: apt-get install parallel",
-            )
-        }
-        Err(e) => {
-            return common::skip_or_fail(
-                "GNU parallel test",
-                &format!("cannot run parallel ({e}): apt-get install parallel"),
-            )
-        }
+    if !common::gnu_parallel() {
+        return;
     }
     let dir = scratch("parallel");
     let cfg = Path::new(env!("CARGO_MANIFEST_DIR")).join("engines.toml");

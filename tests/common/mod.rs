@@ -214,6 +214,32 @@ pub fn skip_or_fail(test: &str, why: &str) {
     let _ = writeln!(std::io::stderr(), "{note}");
 }
 
+/// Is GNU parallel there (the shard tests run shards through it)? When not,
+/// says so through [`skip_or_fail`] and answers false. moreutils has a
+/// `parallel` of its own, which takes other arguments.
+pub fn gnu_parallel() -> bool {
+    match std::process::Command::new("parallel")
+        .arg("--version")
+        .output()
+    {
+        Ok(out) if String::from_utf8_lossy(&out.stdout).contains("GNU parallel") => true,
+        Ok(_) => {
+            skip_or_fail(
+                "GNU parallel test",
+                "`parallel` is not GNU parallel: apt-get install parallel",
+            );
+            false
+        }
+        Err(e) => {
+            skip_or_fail(
+                "GNU parallel test",
+                &format!("cannot run parallel ({e}): apt-get install parallel"),
+            );
+            false
+        }
+    }
+}
+
 /// What `skip_or_fail` does with `CI` set to `ci`: panics under CI (`true`, any
 /// case), else hands back the line it prints.
 pub fn skip_note(ci: Option<&str>, test: &str, why: &str) -> String {

@@ -155,6 +155,21 @@ fn parse_tag(line: &str) -> Result<(String, String), PgnError> {
 /// The game-termination markers.
 pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
+/// A `{...}` comment's text after its opening brace, up to the closing one
+/// (consumed), its whitespace runs made single spaces.
+fn read_comment(
+    chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
+) -> Result<String, PgnError> {
+    let mut comment = String::new();
+    for (_, c) in chars.by_ref() {
+        if c == '}' {
+            return Ok(comment.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+        comment.push(c);
+    }
+    Err(PgnError::UnterminatedComment)
+}
+
 /// Splits PGN text into games (tags, moves, per-move comments, result).
 pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     let mut games = Vec::new();
@@ -207,20 +222,9 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
             }
             '{' => {
                 flush_word(&mut word, &mut cur, &mut games, &mut in_moves);
-                let mut comment = String::new();
-                let mut closed = false;
-                for (_, c2) in chars.by_ref() {
-                    if c2 == '}' {
-                        closed = true;
-                        break;
-                    }
-                    comment.push(c2);
-                }
-                if !closed {
-                    return Err(PgnError::UnterminatedComment);
-                }
+                let comment = read_comment(&mut chars)?;
                 if let Some(last) = cur.comments.last_mut() {
-                    *last = Some(comment.split_whitespace().collect::<Vec<_>>().join(" "));
+                    *last = Some(comment);
                 }
             }
             ';' => {
@@ -783,19 +787,7 @@ pub fn read_pgn_tree(text: &str) -> Result<Vec<PgnTreeGame>, PgnError> {
         }
         match c {
             '{' => {
-                let mut comment = String::new();
-                let mut closed = false;
-                for (_, c2) in chars.by_ref() {
-                    if c2 == '}' {
-                        closed = true;
-                        break;
-                    }
-                    comment.push(c2);
-                }
-                if !closed {
-                    return Err(PgnError::UnterminatedComment);
-                }
-                let comment = comment.split_whitespace().collect::<Vec<_>>().join(" ");
+                let comment = read_comment(&mut chars)?;
                 if !comment.is_empty() {
                     r.comment(comment);
                 }
