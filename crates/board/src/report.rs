@@ -11,7 +11,7 @@
 //! - a move is `?!`, `?` or `??` when the mover's winning chances on lichess's
 //!   scale of -1 to +1 (`2 / (1 + exp(-0.00368208 * cp)) - 1`) drop by 0.1,
 //!   0.2 or 0.3 (5, 10 or 15 points of win %); where a mate is found or lost
-//!   instead, by lichess's mate rules ([`judge`]);
+//!   instead, by lichess's mate rules (`judge`);
 //! - a move's accuracy, from the drop `d` of the mover's win %:
 //!   `103.1668 * exp(-0.04354 * d) - 3.1669`, plus lichess's bonus of 1 for
 //!   the engine's imperfection, within 0..100 (100 when nothing is lost);
