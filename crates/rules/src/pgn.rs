@@ -303,24 +303,32 @@ pub fn replay(game: &PgnGame) -> Result<Replayed, PgnError> {
     crate::with_variant!(variant, V => replay_v::<V>(game, variant))
 }
 
-fn replay_v<V: Variant>(game: &PgnGame, variant: VariantKind) -> Result<Replayed, PgnError> {
-    let start = match game.tag("FEN") {
+/// A game's start (its `FEN` tag, else the variant's start position) and, in
+/// chess, the same position as shakmaty's, which reads the SAN.
+fn game_start<V: Variant>(
+    fen_tag: Option<&str>,
+    variant: VariantKind,
+) -> Result<(Position<V>, Option<shakmaty::Chess>), PgnError> {
+    let start = match fen_tag {
         Some(f) => fen::parse::<V>(f)?,
         None => Position::<V>::startpos(),
     };
+    if variant != VariantKind::Chess {
+        return Ok((start, None));
+    }
+    let f = fen::format(&start);
+    let refused = |why: String| PgnError::ChessStart { why };
+    let chess: shakmaty::Chess = Fen::from_ascii(f.as_bytes())
+        .map_err(|e| refused(e.to_string()))?
+        .into_position(CastlingMode::Standard)
+        .map_err(|e| refused(e.to_string()))?;
+    Ok((start, Some(chess)))
+}
+
+fn replay_v<V: Variant>(game: &PgnGame, variant: VariantKind) -> Result<Replayed, PgnError> {
+    let (start, mut chess) = game_start::<V>(game.tag("FEN"), variant)?;
     let mut g = Game::new(start);
     let mut tokens = Vec::with_capacity(game.moves.len());
-    let mut chess = if variant == VariantKind::Chess {
-        let f = fen::format(&start);
-        let refused = |why: String| PgnError::ChessStart { why };
-        let p: shakmaty::Chess = Fen::from_ascii(f.as_bytes())
-            .map_err(|e| refused(e.to_string()))?
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| refused(e.to_string()))?;
-        Some(p)
-    } else {
-        None
-    };
     for (i, text) in game.moves.iter().enumerate() {
         let token = match chess.as_mut() {
             Some(pos) => {
@@ -884,21 +892,7 @@ fn replay_tree_v<V: Variant>(
     game: &PgnTreeGame,
     variant: VariantKind,
 ) -> Result<ReplayedTree, PgnError> {
-    let start = match game.tag("FEN") {
-        Some(f) => fen::parse::<V>(f)?,
-        None => Position::<V>::startpos(),
-    };
-    let chess = if variant == VariantKind::Chess {
-        let f = fen::format(&start);
-        let refused = |why: String| PgnError::ChessStart { why };
-        let p: shakmaty::Chess = Fen::from_ascii(f.as_bytes())
-            .map_err(|e| refused(e.to_string()))?
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| refused(e.to_string()))?;
-        Some(p)
-    } else {
-        None
-    };
+    let (start, chess) = game_start::<V>(game.tag("FEN"), variant)?;
     let from = LineStart {
         game: Game::new(start),
         chess,
