@@ -18,6 +18,10 @@ use turncoat::rules::variants::{Variant, VariantKind};
 use turncoat::tools::packed::{self, GameResult, PackedError, Reader};
 use turncoat::with_variant;
 
+/// The options every run here shares, so that runs compared with each other
+/// (sharded against whole, through GNU parallel or not) differ only where meant.
+const RUN_OPTIONS: [&str; 6] = ["--nodes", "400", "--random-plies", "10", "--seed", "7"];
+
 fn generate(name: &str, threads: &str) -> Vec<String> {
     generate_variant("chess", name, threads, "6")
 }
@@ -62,15 +66,9 @@ fn datagen_bytes(
         &out,
         "--games",
         games,
-        "--nodes",
-        "400",
-        "--random-plies",
-        "10",
-        "--seed",
-        "7",
-        "--threads",
-        threads,
     ];
+    args.extend(RUN_OPTIONS);
+    args.extend(["--threads", threads]);
     args.extend(extra);
     let (ok, _, err) = run_turncoat(&args);
     assert!(ok, "{err}");
@@ -514,18 +512,9 @@ fn packed_shards_through_gnu_parallel_hold_the_unsharded_run() {
             "now,fail=1",
             env!("CARGO_BIN_EXE_turncoat"),
         ])
+        .args(["datagen", "--variant", "subversion", "--games", "5"])
+        .args(RUN_OPTIONS)
         .args([
-            "datagen",
-            "--variant",
-            "subversion",
-            "--games",
-            "5",
-            "--nodes",
-            "400",
-            "--random-plies",
-            "10",
-            "--seed",
-            "7",
             "--threads",
             "1",
             "--format",
