@@ -497,14 +497,17 @@ pub fn tag_value(s: &str) -> String {
     out
 }
 
-/// Comment text: braces (which would end the comment, or open another) and
-/// brackets (a `[` at the start of a line reads as a tag) become parentheses,
-/// control characters spaces. PGN has no escape inside a comment.
+/// Comment text: braces (which would end the comment, or open another) become
+/// parentheses, control characters spaces; PGN has no escape inside a
+/// comment. Brackets stay: lichess's commands (`[%clk 0:04:58]`) live in
+/// comments, and a written comment never starts a line (the movetext wraps
+/// between words, and a comment is one word, its opening brace first), so
+/// its `[` cannot read as a tag.
 pub fn comment_text(s: &str) -> String {
     s.chars()
         .map(|c| match c {
-            '{' | '[' => '(',
-            '}' | ']' => ')',
+            '{' => '(',
+            '}' => ')',
             c if c.is_control() => ' ',
             c => c,
         })
