@@ -730,7 +730,7 @@ def test_pgn(b, path):
 LICHESS_PGN = """[Event "Casual game"]
 [Site "https://lichess.org/abcdefgh"]
 
-1. e4 e5 2. Nf3?! {a comment} (2. Nc3 Nc6 $1) 2... Nc6 3. Bc4 Bc5 4. 0-0
+1. e4 { [%clk 0:03:00] } e5 { [%eval 0.2] [%clk 0:02:59.5] } 2. Nf3?! {a comment} (2. Nc3 Nc6 $1) 2... Nc6 3. Bc4 Bc5 4. 0-0
 """
 
 
@@ -755,12 +755,16 @@ def test_pgn_tolerant(b):
     )
     text = page.inner_text("#moves")
     check("Nf3?!" in text and "a comment" in text and "O-O" in text, f"move list {text!r}")
+    check("%" not in text, f"lichess's [%clk]/[%eval] commands are not shown: {text!r}")
     check(page.locator("#moves .var").count() == 1, "the variation is listed")
     page.click("#pgnexport")
     wait_for(page, "document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
     exported = page.input_value("#pgn")
-    check("2. Nf3?! {a comment} (2. Nc3 Nc6!) 2... Nc6" in exported, f"exported {exported!r}")
-    check("4. O-O *" in exported, f"exported {exported!r}")
+    flat = " ".join(exported.split())  # the movetext wraps at 80 columns
+    check("2. Nf3?! {a comment} (2. Nc3 Nc6!) 2... Nc6" in flat, f"exported {exported!r}")
+    check("4. O-O *" in flat, f"exported {exported!r}")
+    check("1. e4 {[%clk 0:03:00]} 1... e5 {[%clk 0:02:59]} 2. Nf3?!" in flat, f"the clocks kept: {exported!r}")
+    check("TimeControl" not in exported, f"no time control of an earlier game: {exported!r}")
 
 
 def test_too_many_tabs(b, browser):

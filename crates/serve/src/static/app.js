@@ -172,7 +172,7 @@ function newGame(variant, fen, done) {
     clearError();
     stopGameAnalysis();
     state.ended = null;
-    if (!state.playing) { clock.on = false; $('clocks').hidden = true; }
+    if (!state.playing) { clock.on = false; clock.initial = 0; $('clocks').hidden = true; }
     state.variant = variant;
     $('variant').value = variant;
     state.root = makeNode(null, null, null);
@@ -1596,7 +1596,15 @@ $('pgnexport').onclick = () => {
  * after it. */
 function setNotes(node, m) {
   if (Array.isArray(m.nags) && m.nags.length) node.nags = m.nags.filter((n) => Number.isInteger(n) && n >= 0 && n <= 255);
-  if (typeof m.comment === 'string') node.comment = m.comment;
+  if (typeof m.comment === 'string') {
+    // lichess's commands in a comment are data, not words: the clock is
+    // kept (and written back on export), the rest ([%eval], [%csl], ...)
+    // is not shown.
+    const clk = /\[%clk (\d+):(\d\d):(\d\d(?:\.\d+)?)\]/.exec(m.comment);
+    if (clk) node.clk = Math.round((Number(clk[1]) * 3600 + Number(clk[2]) * 60 + Number(clk[3])) * 1000);
+    const words = m.comment.replace(/\[%[^\]]*\]/g, ' ').replace(/\s+/g, ' ').trim();
+    if (words || !/\[%/.test(m.comment)) node.comment = words;
+  }
   if (typeof m.before === 'string') node.before = m.before;
   if (Number.isFinite(m.clk) && m.clk >= 0) node.clk = m.clk;
 }
