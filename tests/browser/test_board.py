@@ -765,6 +765,43 @@ def test_pgn_tolerant(b):
     check("4. O-O *" in flat, f"exported {exported!r}")
     check("1. e4 {[%clk 0:03:00]} 1... e5 {[%clk 0:02:59]} 2. Nf3?!" in flat, f"the clocks kept: {exported!r}")
     check("TimeControl" not in exported, f"no time control of an earlier game: {exported!r}")
+    # A variation with a move that cannot be played there is cut at that move
+    # (left out when it is its first); the game loads and the page says so.
+    page.fill("#pgn", "1. d4 d5 (1... Qxd2) (1... Nf6 2. c4 Bxh8) 2. c4 *")
+    page.click("#pgnload")
+    wait_for(page, "window.turncoat.state.root.children.length > 0 && window.turncoat.state.root.children[0].token === 'd2d4'", timeout=10000)
+    tree = page.evaluate(TREE)
+    tokens = [t for _, t, _ in tree["nodes"]]
+    check(tokens == ["d2d4", "d7d5", "c2c4", "g8f6", "c2c4"], f"the game and the legal part of its variations: {tokens}")
+    note = page.inner_text("#error")
+    check(
+        note.startswith("Loaded, but a variation was left out: move 2")
+        and "a variation was cut after 2 moves: move 4" in note,
+        f"the cut variations said: {note!r}",
+    )
+
+
+def test_long_game(b, path):
+    """A game longer than one position request carries loads and every
+    position of it can be shown: the end, and back one move from there."""
+    page = b.page
+    with open(path) as f:
+        text = f.read()
+    page.fill("#pgn", text)
+    page.click("#pgnload")
+    wait_for(page, "window.turncoat.state.root.children.length > 0 && window.turncoat.state.root.children[0].token === 'b1a3'", timeout=20000)
+    plies = page.evaluate("(() => { let n = window.turncoat.state.root, k = 0; while (n.children.length) { n = n.children[0]; k++; } return k; })()")
+    check(plies == 2500, f"the whole game loaded: {plies} plies")
+    page.keyboard.press("End")
+    wait_for(page, "window.turncoat.state.node.ply === 2500", timeout=20000)
+    fen = page.input_value("#fen")
+    page.keyboard.press("ArrowLeft")
+    wait_for(page, "window.turncoat.state.node.ply === 2499", timeout=20000)
+    before = page.input_value("#fen")
+    check(fen != before and fen.split(" ")[1] != before.split(" ")[1], f"two positions: {before!r}, {fen!r}")
+    check(page.locator("#error").is_hidden(), f"no error: {page.inner_text('#error')!r}")
+    last = page.evaluate("window.turncoat.state.info.last && window.turncoat.state.info.last.san")
+    check(last is not None and last != "", f"the last move is shown: {last!r}")
 
 
 def test_too_many_tabs(b, browser):
@@ -1075,6 +1112,8 @@ def main():
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: test_pgn(b, x))) for x in PGNS]
         steps.append(("pgn as lichess writes it", lambda: test_pgn_tolerant(b)))
         steps.append(("link", lambda: test_link(b, browser)))
+        if os.environ.get("TURNCOAT_LONG_GAME"):
+            steps.append(("long game", lambda: test_long_game(b, os.environ["TURNCOAT_LONG_GAME"])))
         steps.append(("storage", lambda: test_storage(b)))
         steps.append(("reconnect", lambda: test_reconnect(browser)))
         steps.append(("too many tabs", lambda: test_too_many_tabs(b, browser)))

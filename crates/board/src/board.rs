@@ -253,6 +253,15 @@ pub fn import_pgn(text: &str) -> Result<Vec<PgnGameInfo>, String> {
             start_fen,
             result: g.result.clone(),
             tree,
+            cut: replayed
+                .cut
+                .iter()
+                .map(|c| match c.kept {
+                    0 => format!("a variation was left out: {}", c.error),
+                    1 => format!("a variation was cut after its first move: {}", c.error),
+                    n => format!("a variation was cut after {n} moves: {}", c.error),
+                })
+                .collect(),
         });
     }
     Ok(out)

@@ -331,6 +331,9 @@ pub struct PgnGameInfo {
     pub result: String,
     /// The main line again with its variations, comments and glyphs.
     pub tree: Vec<ImportedMove>,
+    /// What the import could not keep, in words: the variations cut short at
+    /// a move that cannot be played there.
+    pub cut: Vec<String>,
 }
 
 /// A move of an imported game.

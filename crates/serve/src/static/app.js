@@ -438,13 +438,58 @@ window.addEventListener('hashchange', () => {
 /** Shows `node` (asking the server for its position). */
 function goTo(node) {
   if (!node) return;
-  requestPosition(state.variant, state.root.startFen, pathTokens(node), (ok, msg) => {
+  requestLine(node, [], (ok, msg) => {
     heading = null;
     if (!ok) { showError(msg.message); return; }
+    node.fen = msg.fen;
     state.node = node;
     show(msg);
   });
   heading = node;
+}
+
+/** Most moves one position request may carry (the backend's MAX_MOVES). */
+const MAX_REQUEST_MOVES = 2000;
+/** A FEN's halfmove clock (0 right after a capture or a pawn move). */
+const halfmoveOf = (fen) => parseInt(fen.split(' ')[4], 10);
+
+/** Asks for `node`'s position, then the `extra` tokens played from it. A
+ * longer game than one request carries is asked from the FEN of an ancestor
+ * already seen, preferably one right after an irreversible move (the rules
+ * then still see every earlier position a repetition could involve); when
+ * none is near enough, one halfway up is fetched first. */
+function requestLine(node, extra, cb) {
+  const path = pathTokens(node).concat(extra);
+  if (path.length <= MAX_REQUEST_MOVES) {
+    requestPosition(state.variant, state.root.startFen, path, cb);
+    return;
+  }
+  const tail = extra.slice();
+  let n = node;
+  // From a strict ancestor when no move follows: the answer then says what
+  // the last move did.
+  if (!tail.length) { tail.unshift(n.token); n = n.parent; }
+  let known = null;
+  let fresh = null;
+  for (; n && n.parent && tail.length <= MAX_REQUEST_MOVES; n = n.parent) {
+    if (n.fen) {
+      known = known || { fen: n.fen, moves: tail.slice() };
+      if (halfmoveOf(n.fen) === 0) { fresh = { fen: n.fen, moves: tail.slice() }; break; }
+    }
+    tail.unshift(n.token);
+  }
+  const base = fresh || known;
+  if (base) {
+    requestPosition(state.variant, base.fen, base.moves, cb);
+    return;
+  }
+  let a = node;
+  for (let i = 0; i < MAX_REQUEST_MOVES / 2 && a.parent; i++) a = a.parent;
+  requestLine(a, [], (ok, msg) => {
+    if (!ok) { cb(false, msg); return; }
+    a.fen = msg.fen;
+    requestLine(node, extra, cb);
+  });
 }
 
 // Where the last step through the moves is going, until its answer comes:
@@ -456,7 +501,7 @@ const here = () => heading || state.node;
 function playTokens(tokens, sans, onError, onPlayed) {
   const from = state.node;
   const clickTime = performance.now();
-  requestPosition(state.variant, state.root.startFen, pathTokens(from).concat(tokens), (ok, msg) => {
+  requestLine(from, tokens, (ok, msg) => {
     if (!ok) {
       if (onError) onError(msg); else showError(msg.message);
       render();
@@ -474,6 +519,7 @@ function playTokens(tokens, sans, onError, onPlayed) {
       n = child;
     });
     if (tokens.length === 1) clockMoved(n);
+    n.fen = msg.fen;
     state.node = n;
     show(msg);
     timings.lastMove = performance.now() - clickTime;
@@ -1570,6 +1616,8 @@ function loadGame(i) {
     $('games').value = String(i);
     renderMoves();
     updateLink();
+    // What the import left out, said (the game itself loaded).
+    if (g.cut && g.cut.length) showError(`Loaded, but ${g.cut.join('; ')}.`);
   });
 }
 
