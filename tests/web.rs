@@ -101,7 +101,14 @@ fn native_perft(v: VariantKind, fen_text: &str, depth: u32) -> u64 {
 /// the page would test something else.
 fn check_fresh(web: &Path) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/serve/src/static");
-    for name in ["app.js", "backend.js", "engine-worker.js", "app.css"] {
+    for name in [
+        "app.js",
+        "backend.js",
+        "engine-worker.js",
+        "app.css",
+        "editor.js",
+        "editor.css",
+    ] {
         let built = std::fs::read(web.join("static").join(name)).unwrap_or_default();
         let source = std::fs::read(src.join(name)).expect("page source");
         assert!(

@@ -905,6 +905,319 @@ def test_storage(b):
         other.close()
 
 
+class Editor:
+    """The position editor (static/editor.js), driven by clicks."""
+
+    def __init__(self, page):
+        self.page = page
+
+    def state(self):
+        return self.page.evaluate("window.turncoat.editor()")
+
+    def open(self):
+        self.page.click("#edit-position")
+        wait_for(self.page, "window.turncoat.editor().open", timeout=10000)
+
+    def fen(self):
+        return self.page.input_value("#editor-fen")
+
+    def square_xy(self, sq):
+        box = self.page.locator("#editor-board").bounding_box()
+        orient = self.state()["orientation"]
+        f = ord(sq[0]) - 97
+        r = int(sq[1]) - 1
+        col = f if orient == "white" else 7 - f
+        row = 7 - r if orient == "white" else r
+        return (box["x"] + (col + 0.5) * box["width"] / 8, box["y"] + (row + 0.5) * box["height"] / 8)
+
+    def click(self, *squares):
+        for sq in squares:
+            x, y = self.square_xy(sq)
+            self.page.mouse.click(x, y)
+
+    def tool(self, name):
+        self.page.click(f"#editor-tool-{name}")
+
+    def place(self, piece, *squares):
+        """Picks `piece` (e.g. 'white-king') in a palette, clicks `squares`."""
+        self.page.click(f'#editor .ed-piece[data-piece="{piece}"]')
+        check(self.state()["tool"] == piece, f"palette piece {piece} picked: tool {self.state()['tool']}")
+        self.click(*squares)
+
+    def wait_status(self, text, what):
+        try:
+            wait_for(
+                self.page, "t => document.getElementById('editor-status').textContent.includes(t)", arg=text, timeout=10000
+            )
+        except Exception:
+            pass
+        status = self.page.inner_text("#editor-status")
+        check(text in status, f"{what}: editor status {status!r}, expected {text!r}")
+
+    def wait_fen(self, fen, what):
+        try:
+            wait_for(self.page, "f => document.getElementById('editor-fen').value === f", arg=fen, timeout=10000)
+        except Exception:
+            pass
+        check(self.fen() == fen, f"{what}: editor FEN {self.fen()!r}, expected {fen!r}")
+
+    def load_ok(self, variant, fen, what):
+        """Load position: the editor closes, the game starts from `fen`."""
+        self.page.click("#editor-load")
+        try:
+            wait_for(
+                self.page,
+                "([v, f]) => !window.turncoat.editor().open && window.turncoat.state.info.variant === v"
+                " && document.getElementById('fen').value === f && window.turncoat.state.node === window.turncoat.state.root",
+                arg=[variant, fen],
+                timeout=10000,
+            )
+        except Exception:
+            pass
+        status = self.page.inner_text("#editor-status")
+        check(not self.state()["open"], f"{what}: the editor is still open ({status!r})")
+        got = self.page.input_value("#fen")
+        check(got == fen, f"{what}: the game's FEN {got!r}, expected {fen!r}")
+        check(self.page.evaluate("window.turncoat.state.variant") == variant, f"{what}: the game's variant")
+        check(self.page.locator("#board").is_visible(), f"{what}: the board is back")
+
+
+def edit_variant(b, variant, placements, turn, castling, ep, expect, extra=None, via_editor=False):
+    """Sets up `expect` in the editor of `variant` by clicks from an empty
+    board (placements: palette piece and squares), the side to move, the
+    castling boxes (wk wq bk bq), the en passant square, and `extra` (the
+    variant's own state), then loads it."""
+    page = b.page
+    ed = Editor(page)
+    if via_editor:
+        b.set_variant("chess")
+        ed.open()
+        page.select_option("#editor-variant", variant)
+    else:
+        b.set_variant(variant)
+        ed.open()
+    check(page.locator("#board").is_hidden(), f"{variant}: the game's board is hidden while editing")
+    page.click("#editor-clear")
+    for piece, squares in placements:
+        ed.place(piece, *squares)
+    page.select_option("#editor-turn", turn)
+    for c in castling:
+        page.check(f"#editor-castle-{c}")
+    if ep:
+        page.select_option("#editor-ep", ep)
+    if extra:
+        extra(ed)
+    ed.wait_fen(expect, f"{variant}: the FEN built")
+    ed.wait_status("A legal position.", f"{variant}: checked while editing")
+    ed.load_ok(variant, expect, f"{variant}: loaded")
+    check(page.evaluate("window.turncoat.state.info.start_fen") == expect, f"{variant}: the game starts there")
+
+
+# The editor's arrows, by their brush's colour.
+LINK_ARROWS = '#editor-board svg line[stroke="#7a5cc2"]'
+MISSILE_ARROWS = '#editor-board svg line[stroke="#d4350b"]'
+
+
+def attending_links(ed):
+    page = ed.page
+    ed.tool("link")
+    # Link e8-e7, take it back by clicking its pawn, link it again; then
+    # b1-b2 and e1-d1 (the pawn on its own first rank).
+    ed.click("e8", "e7")
+    ed.wait_fen("4k3/4p3/8/8/8/8/1P6/1N1PK3 w - - 0 1 e8e7", "attendingpawns: the first link")
+    ed.click("e7")
+    ed.wait_fen("4k3/4p3/8/8/8/8/1P6/1N1PK3 w - - 0 1 -", "attendingpawns: the link undone")
+    ed.click("e8", "e7", "b1", "b2", "e1", "d1")
+    lines = count(page, LINK_ARROWS, 3)
+    check(lines == 3, f"attendingpawns: {lines} link arrows drawn")
+    items = page.locator("#editor-links .ed-item").count()
+    check(items == 3, f"attendingpawns: {items} links listed")
+
+
+def cruise_missile(ed):
+    page = ed.page
+    check(page.is_disabled("#editor-ep") is False, "cruisepawns: en passant open before the missile")
+    ed.tool("missile")
+    ed.click("e4", "e5", "f6", "g7")
+    ed.wait_fen("3b3k/6n1/3p4/8/8/8/8/K7 b - - 0 1 e4*e5f6g7", "cruisepawns: the missile")
+    # The last square clicked again is taken back.
+    ed.click("g7")
+    ed.wait_fen("3b3k/6n1/3p4/8/8/8/8/K7 b - - 0 1 e4*e5f6", "cruisepawns: the target taken back")
+    ed.click("g7")
+    check(page.is_disabled("#editor-ep"), "cruisepawns: no en passant square with a missile in flight")
+    lines = count(page, MISSILE_ARROWS, 3)
+    # Only the missile's (an earlier variant's links are not left drawn).
+    others = page.locator("#editor-board svg line").count()
+    check(lines == 3 and others == 3, f"cruisepawns: {lines} path arrows drawn, {others} arrows in all")
+
+
+def test_editor(b):
+    page = b.page
+    W, B = "white-", "black-"
+    # chess: castling both ways and an en passant square.
+    edit_variant(
+        b, "chess",
+        [(W + "king", ["e1"]), (W + "rook", ["a1", "h1"]), (W + "pawn", ["e5"]),
+         (B + "king", ["e8"]), (B + "rook", ["a8", "h8"]), (B + "pawn", ["d5"])],
+        "w", ["wk", "wq", "bk", "bq"], "d6", "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1",
+    )
+    # cowardlycrew: Black to move, Black's castling, an en passant square on the 3rd rank.
+    edit_variant(
+        b, "cowardlycrew",
+        [(W + "king", ["e1"]), (W + "pawn", ["e4"]), (B + "king", ["e8"]), (B + "rook", ["h8"]), (B + "pawn", ["d4"])],
+        "b", ["bk"], "e3", "4k2r/8/8/8/3pP3/8/8/4K3 b k e3 0 1",
+    )
+    # pacifist: both kings White's (the side to move may have none); no en passant.
+    b.set_variant("pacifist")
+    Editor(page).open()
+    check(page.locator("#editor-ep").is_hidden(), "pacifist: no en passant square offered")
+    page.click("#editor-cancel")
+    edit_variant(
+        b, "pacifist",
+        [(W + "king", ["e1", "h1"]), (W + "rook", ["a1"]), (B + "pawn", ["d5"])],
+        "b", ["wq"], None, "8/8/8/3p4/8/8/8/R3K2K b Q - 0 1",
+    )
+    # attendingpawns: links by clicks, a pawn on its own first rank.
+    edit_variant(
+        b, "attendingpawns",
+        [(W + "king", ["e1"]), (W + "knight", ["b1"]), (W + "pawn", ["b2", "d1"]), (B + "king", ["e8"]), (B + "pawn", ["e7"])],
+        "w", [], None, "4k3/4p3/8/8/8/8/1P6/1N1PK3 w - - 0 1 b1b2,e1d1,e8e7", extra=attending_links,
+    )
+    # subversion: no state of its own.
+    edit_variant(
+        b, "subversion",
+        [(W + "king", ["a1"]), (W + "knight", ["d4"]), (W + "pawn", ["g2", "h2"]),
+         (B + "king", ["h8"]), (B + "rook", ["b8"]), (B + "knight", ["c6"]), (B + "pawn", ["d5"]), (B + "bishop", ["e5"])],
+        "b", [], None, "1r5k/8/2n5/3pb3/3N4/8/6PP/K7 b - - 0 1",
+    )
+    # cruisepawns: a missile in flight at the knight on g7.
+    edit_variant(
+        b, "cruisepawns",
+        [(W + "king", ["a1"]), (B + "bishop", ["d8"]), (B + "king", ["h8"]), (B + "knight", ["g7"]), (B + "pawn", ["d6"])],
+        "b", [], None, "3b3k/6n1/3p4/8/8/8/8/K7 b - - 0 1 e4*e5f6g7", extra=cruise_missile,
+    )
+    # The Andernach variants: an en passant square past the opponent's pawn
+    # (andernach) and past the side to move's own, turned pawn
+    # (antiandernach); castling rights (superandernach, chosen in the editor).
+    edit_variant(
+        b, "andernach",
+        [(W + "king", ["e1"]), (W + "pawn", ["e5"]), (B + "king", ["e8"]), (B + "pawn", ["d5"])],
+        "w", [], "d6", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+    )
+    edit_variant(
+        b, "antiandernach",
+        [(W + "king", ["e1"]), (W + "pawn", ["d5", "e5"]), (B + "king", ["e8"])],
+        "w", [], "d6", "4k3/8/8/3PP3/8/8/8/4K3 w - d6 0 1",
+    )
+    edit_variant(
+        b, "superandernach",
+        [(W + "king", ["e1"]), (W + "rook", ["h1"]), (B + "king", ["e8"]), (B + "rook", ["a8"])],
+        "b", ["wk", "bq"], None, "r3k3/8/8/8/8/8/8/4K2R b Kq - 0 1", via_editor=True,
+    )
+
+
+def test_editor_refusals(b):
+    """A position the rules refuse: the backend's reason, and the editor stays
+    open with the position as edited; the game is untouched."""
+    page = b.page
+    ed = Editor(page)
+    b.set_variant("chess")
+    b.move("e2", "e4")
+    game = b.fen()
+    ed.open()
+    page.click("#editor-clear")
+    page.select_option("#editor-turn", "w")
+    ed.place("black-king", "e8")
+    edited = "4k3/8/8/8/8/8/8/8 w - - 0 1"
+    ed.wait_fen(edited, "no white king")
+    ed.wait_status("white has 0 kings", "the reason while editing")
+    page.click("#editor-load")
+    ed.wait_status("white has 0 kings", "the reason on loading")
+    check(ed.state()["open"], "refused: the editor stays open")
+    check(ed.fen() == edited, f"refused: the position as edited ({ed.fen()!r})")
+    check(page.input_value("#fen") == game, "refused: the game's FEN unchanged")
+    # A pawn on the first rank.
+    ed.place("white-king", "e1")
+    ed.place("white-pawn", "a1")
+    ed.wait_fen("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "a pawn on a1")
+    page.click("#editor-load")
+    ed.wait_status("pawn on a1", "a pawn on the first rank refused")
+    check(ed.state()["open"], "refused again: the editor stays open")
+    # Removed, the position loads.
+    ed.tool("trash")
+    ed.click("a1")
+    ed.wait_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "the pawn removed")
+    ed.load_ok("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "after the refusals")
+
+
+def test_editor_input(b):
+    """Cancel leaves the game; drag and drop from the palette and off the
+    board; the FEN field both ways (Attending Pawns' default links written
+    out); castling rights the rules drop are said."""
+    page = b.page
+    ed = Editor(page)
+    b.set_variant("chess")
+    b.move("e2", "e4")
+    b.move("e7", "e5")
+    game = b.fen()
+    ed.open()
+    check(ed.fen() == game, f"the editor opens on the position shown ({ed.fen()!r})")
+    ed.place("white-queen", "d4")
+    page.click("#editor-cancel")
+    wait_for(page, "!window.turncoat.editor().open", timeout=10000)
+    check(page.input_value("#fen") == game, "cancel: the game's FEN unchanged")
+    check(page.evaluate("window.turncoat.state.node.ply") == 2, "cancel: the game's moves kept")
+    b.move("g1", "f3")  # the game goes on after the editor
+    # Drag a knight from the palette to c3, drag the queen off the board.
+    ed.open()
+    box = page.locator('#editor .ed-piece[data-piece="white-knight"]').bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    x, y = ed.square_xy("c3")
+    page.mouse.move(x, y, steps=8)
+    page.mouse.up()
+    ed.wait_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/2N2N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", "a knight dragged to c3")
+    ed.tool("pointer")
+    x, y = ed.square_xy("d1")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + 200, steps=8)
+    page.mouse.up()
+    ed.wait_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/2N2N2/PPPP1PPP/RNB1KB1R b KQkq - 1 2", "the queen dragged off")
+    x0, y0 = ed.square_xy("f3")
+    x1, y1 = ed.square_xy("g5")
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x1, y1, steps=8)
+    page.mouse.up()
+    ed.wait_fen("rnbqkbnr/pppp1ppp/8/4p1N1/4P3/2N5/PPPP1PPP/RNB1KB1R b KQkq - 1 2", "a knight dragged on the board")
+    # Typed FEN: the board follows, and a click edits it further.
+    page.fill("#editor-fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    ed.place("white-rook", "h1")
+    ed.wait_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "typed, then a rook placed")
+    # Castling rights the rules drop: said, and loaded without them.
+    page.check("#editor-castle-wq")
+    ed.wait_fen("4k3/8/8/8/8/8/8/4K2R w Q - 0 1", "an impossible castling right")
+    ed.wait_status("castling '-' (not 'Q')", "the rules drop the right")
+    page.click("#editor-cancel")
+    # Attending Pawns, a FEN without links: the rules' default links written out.
+    b.set_variant("attendingpawns")
+    ed.open()
+    page.fill("#editor-fen", "4k3/8/8/8/8/8/PP6/N3K3 w - - 0 1")
+    ed.wait_fen("4k3/8/8/8/8/8/PP6/N3K3 w - - 0 1 a1a2", "attendingpawns: default links")
+    # Moving the knight by drag takes its link along.
+    ed.tool("pointer")
+    x0, y0 = ed.square_xy("a1")
+    x1, y1 = ed.square_xy("b3")
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x1, y1, steps=8)
+    page.mouse.up()
+    ed.wait_fen("4k3/8/8/8/8/1N6/PP6/4K3 w - - 0 1 b3a2", "attendingpawns: the link follows the knight")
+    b.shot("editor")
+    ed.load_ok("attendingpawns", "4k3/8/8/8/8/1N6/PP6/4K3 w - - 0 1 b3a2", "attendingpawns: typed and dragged")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -1109,6 +1422,9 @@ def main():
             ("play", lambda: test_play(b)),
             ("end of play", lambda: test_play_end(b)),
             ("clocks", lambda: test_clocks(b)),
+            ("editor", lambda: test_editor(b)),
+            ("editor refusals", lambda: test_editor_refusals(b)),
+            ("editor input", lambda: test_editor_input(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: test_pgn(b, x))) for x in PGNS]
         steps.append(("pgn as lichess writes it", lambda: test_pgn_tolerant(b)))
         steps.append(("link", lambda: test_link(b, browser)))

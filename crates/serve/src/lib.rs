@@ -74,6 +74,8 @@ const ASSETS: &[Asset] = &[
     asset!("backend.js", "text/javascript; charset=utf-8"),
     asset!("engine-worker.js", "text/javascript; charset=utf-8"),
     asset!("app.css", "text/css; charset=utf-8"),
+    asset!("editor.js", "text/javascript; charset=utf-8"),
+    asset!("editor.css", "text/css; charset=utf-8"),
     asset!(
         "vendor/chessground.min.js",
         "text/javascript; charset=utf-8"

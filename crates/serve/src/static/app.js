@@ -5,6 +5,7 @@
 // page only matches clicks against those steps and draws.
 import { Chessground } from './vendor/chessground.min.js';
 import { openBackend } from './backend.js';
+import { createEditor } from './editor.js';
 
 const $ = (id) => document.getElementById(id);
 const t0 = performance.now();
@@ -168,7 +169,7 @@ function pathTokens(node) {
 
 function newGame(variant, fen, done) {
   requestPosition(variant, fen, [], (ok, msg) => {
-    if (!ok) { showError(msg.message); if (done) done(false); return; }
+    if (!ok) { showError(msg.message); if (done) done(false, msg); return; }
     clearError();
     stopGameAnalysis();
     state.ended = null;
@@ -1020,6 +1021,37 @@ $('variant').addEventListener('change', () => {
   newGame($('variant').value, null);
 });
 $('newgame').onclick = () => { stopPlaying(); newGame(state.variant, null); };
+
+// ---------------------------------------------------------------- position editor
+
+// The editor (editor.js) builds a FEN; the backend judges it, and a position
+// it accepts starts a new game.
+const editor = createEditor({
+  startFen: (variant) => state.startFens[variant],
+  check: (variant, fen) => ask(variant, fen, []),
+  // Accepted, the editor closes before the new game is drawn (a board
+  // drawn while hidden has no size to draw its arrows in).
+  load: async (variant, fen) => {
+    const answer = await ask(variant, fen, []);
+    if (answer.ok) setTimeout(() => newGame(variant, fen));
+    return answer;
+  },
+  // Shown again, the board measures itself before it draws its marks again
+  // (hidden, it has no size to draw arrows in).
+  closed: () => { cg.redrawAll(); render(); },
+  leave: () => goTo(state.node),
+});
+window.turncoat.editor = editor.state;
+$('edit-position').onclick = () => {
+  if (!state.info) return;
+  stopPlaying();
+  if (state.analysing) stopAnalysis();
+  stopGameAnalysis();
+  state.sel = [];
+  hideChooser();
+  cg.setAutoShapes([]);
+  editor.open({ variant: state.variant, variants: state.variants, fen: state.info.fen, orientation: state.orientation });
+};
 
 // ---------------------------------------------------------------- analysis
 
