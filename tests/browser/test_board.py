@@ -982,7 +982,7 @@ class Editor:
         check(self.page.locator("#board").is_visible(), f"{what}: the board is back")
 
 
-def edit_variant(b, variant, placements, turn, castling, ep, expect, extra=None, via_editor=False):
+def edit_variant(b, variant, placements, turn, castling, ep, expect, extra=None, via_editor=False, flip=False):
     """Sets up `expect` in the editor of `variant` by clicks from an empty
     board (placements: palette piece and squares), the side to move, the
     castling boxes (wk wq bk bq), the en passant square, and `extra` (the
@@ -998,6 +998,10 @@ def edit_variant(b, variant, placements, turn, castling, ep, expect, extra=None,
         ed.open()
     check(page.locator("#board").is_hidden(), f"{variant}: the game's board is hidden while editing")
     page.click("#editor-clear")
+    if flip:
+        page.click("#editor-flip")
+        top = page.get_attribute("#editor .ed-spare >> nth=0", "data-color")
+        check(ed.state()["orientation"] == "black" and top == "white", f"{variant}: flipped, White's palette on top ({top})")
     for piece, squares in placements:
         ed.place(piece, *squares)
     page.select_option("#editor-turn", turn)
@@ -1065,8 +1069,9 @@ def test_editor(b):
     edit_variant(
         b, "cowardlycrew",
         [(W + "king", ["e1"]), (W + "pawn", ["e4"]), (B + "king", ["e8"]), (B + "rook", ["h8"]), (B + "pawn", ["d4"])],
-        "b", ["bk"], "e3", "4k2r/8/8/8/3pP3/8/8/4K3 b k e3 0 1",
+        "b", ["bk"], "e3", "4k2r/8/8/8/3pP3/8/8/4K3 b k e3 0 1", flip=True,
     )
+    check(page.evaluate("window.turncoat.state.orientation") == "white", "the editor's flip leaves the game's board")
     # pacifist: both kings White's (the side to move may have none); no en passant.
     b.set_variant("pacifist")
     Editor(page).open()
@@ -1204,7 +1209,10 @@ def test_editor_input(b):
     b.set_variant("attendingpawns")
     ed.open()
     page.fill("#editor-fen", "4k3/8/8/8/8/8/PP6/N3K3 w - - 0 1")
-    ed.wait_fen("4k3/8/8/8/8/8/PP6/N3K3 w - - 0 1 a1a2", "attendingpawns: default links")
+    ed.wait_status("with the default links (a1a2)", "attendingpawns: the default links said while typing")
+    check(ed.fen() == "4k3/8/8/8/8/8/PP6/N3K3 w - - 0 1", "attendingpawns: the typed FEN left as typed")
+    page.press("#editor-fen", "Tab")
+    ed.wait_fen("4k3/8/8/8/8/8/PP6/N3K3 w - - 0 1 a1a2", "attendingpawns: default links written out")
     # Moving the knight by drag takes its link along.
     ed.tool("pointer")
     x0, y0 = ed.square_xy("a1")
@@ -1214,6 +1222,11 @@ def test_editor_input(b):
     page.mouse.move(x1, y1, steps=8)
     page.mouse.up()
     ed.wait_fen("4k3/8/8/8/8/1N6/PP6/4K3 w - - 0 1 b3a2", "attendingpawns: the link follows the knight")
+    # The rules' default links for this board: none (no piece behind a2).
+    page.click("#editor-links-default")
+    ed.wait_fen("4k3/8/8/8/8/1N6/PP6/4K3 w - - 0 1 -", "attendingpawns: the default links, none here")
+    ed.tool("link")
+    ed.click("b3", "a2")
     b.shot("editor")
     ed.load_ok("attendingpawns", "4k3/8/8/8/8/1N6/PP6/4K3 w - - 0 1 b3a2", "attendingpawns: typed and dragged")
 

@@ -200,6 +200,7 @@ export function createEditor(api) {
     el.fen.autocomplete = 'off';
     el.fen.title = 'The FEN being built; type or paste one to set the board';
     el.fen.addEventListener('input', typed);
+    el.fen.addEventListener('change', () => { if (ed.links === null) scheduleCheck(); });
     el.fen.addEventListener('keydown', (e) => { if (e.key === 'Enter') load(); });
     el.status = div('ed-status');
     el.status.id = 'editor-status';
@@ -668,8 +669,13 @@ export function createEditor(api) {
     const { ok, msg } = await api.check(variant, fen);
     if (seq !== checkSeq || !ed.open) return; // edited since: a newer check runs
     if (!ok) { setStatus('bad', msg.message); return; }
-    // The 7th field absent: the default links, as the rules place them.
+    // The 7th field absent: the default links, as the rules place them,
+    // written out (once the field is left: not under the user's typing).
     if (SEVENTH[variant] === 'links' && ed.links === null && Array.isArray(msg.links)) {
+      if (document.activeElement === el.fen) {
+        setStatus('good', `A legal position, with the default links (${msg.links.map((l) => l.join('')).join(',') || 'none'}).`);
+        return;
+      }
       ed.links = msg.links.map(([c, p]) => ({ c, p, cp: letterOf(pieceAt(c)), pp: letterOf(pieceAt(p)) }));
       el.fen.value = buildFen();
       el.fen.classList.remove('bad');
