@@ -7,8 +7,9 @@ Run by tests/web.rs:  python test_static.py URL OUT_DIR WEB_DIR CASES_JSON PGN_F
 Runs the same steps as the served board's test (test_board.py: a special move
 of every variant by clicks, typed moves and errors, navigation, analysis with
 MultiPV until scored lines appear and stop, play against the engine, the
-position editor in every variant, PGN import and export), then the game as a link: the address follows the game,
-a reload and a fresh page given the address show the same game, and links with
+position editor in every variant, PGN import and export), then the game as a
+link: the address follows the game, a reload and a fresh page given the
+address show the same game, and links with
 an illegal move or a bad FEN say what is wrong and keep the legal part; the
 stop by a new Worker, and (WEB_DIR served again with the cross-origin isolation
 headers) by the flag in shared memory. Last,
@@ -171,11 +172,13 @@ def main():
             ("stop", lambda: test_stop_is_prompt(b, "new worker")),
             ("play", lambda: tb.test_play(b)),
             ("end of play", lambda: tb.test_play_end(b)),
+            ("clocks", lambda: tb.test_clocks(b)),
             ("editor", lambda: tb.test_editor(b)),
             ("editor refusals", lambda: tb.test_editor_refusals(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: tb.test_pgn(b, x))) for x in PGNS]
         steps.append(("pgn as lichess writes it", lambda: tb.test_pgn_tolerant(b)))
         steps.append(("link", lambda: tb.test_link(b, browser)))
+        steps.append(("explorer", lambda: tb.test_explorer(b)))
         steps.append(("storage", lambda: tb.test_storage(b)))
         if os.environ.get("TURNCOAT_MEASURE_GAME") and PGNS:
             steps.append(("measure game analysis", lambda: tb.measure_game_analysis(b, PGNS[0])))
