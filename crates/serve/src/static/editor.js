@@ -102,7 +102,6 @@ export function createEditor(api) {
   const ed = {
     open: false,
     variant: 'chess',
-    variants: [],
     orientation: 'white',
     tool: 'pointer', // pointer | trash | link | missile | `${color}-${role}`
     turn: 'w',
@@ -518,6 +517,7 @@ export function createEditor(api) {
     ed.tool = name;
     ed.linkFrom = null;
     painting = null;
+    cg.selectSquare(null);
     markTool();
     render();
   }
@@ -722,7 +722,6 @@ export function createEditor(api) {
     if (!root) build();
     ed.open = true;
     ed.asked = false;
-    ed.variants = variants;
     setOptions(el.variant, variants.map((v) => [v, v]));
     ed.variant = variants.includes(variant) ? variant : variants[0];
     el.variant.value = ed.variant;
