@@ -3,8 +3,10 @@
 Run by tests/browser.rs:  python test_board.py URL OUT_DIR PGN_FILE...
 
 For every variant it plays moves by clicking squares, including each kind of
-multi-part move, and checks the `fen` field; it runs analysis and sees MultiPV
-lines, plays against the engine, navigates and branches, loads PGN files written
+multi-part move, and by dragging pieces, and checks the `fen` field; it draws
+arrows and circles, checks the sound asked for by each move and the mute
+switch, and the layouts at 800x600, 1280x900 and on a phone (390x844, played
+by touch); it runs analysis and sees MultiPV lines, plays against the engine, navigates and branches, loads PGN files written
 by `turncoat match` and steps through them, checks the error paths, that the
 page works under its Content-Security-Policy, and that a tab beyond the
 server's limit is told so. It saves
