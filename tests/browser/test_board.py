@@ -89,9 +89,11 @@ def after_of(variant, fen, token):
     raise KeyError(f"{variant} {fen} {token}")
 
 
-# Long enough for a few animation frames (chessground reads a dragged or
-# drawn pointer's square on the next one).
-FRAME_WAIT_MS = 100
+def next_frames(page):
+    """Returns once the page has drawn two animation frames: chessground
+    reads a dragged or drawing pointer's position on its next frame (and a
+    drag not started by then is a click)."""
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
 class Board:
@@ -143,14 +145,11 @@ class Board:
         # not a square.
         xm, ym = (x0 + x1) / 2 + 7, (y0 + y1) / 2 + 5
         self.page.mouse.move(xm, ym, steps=6)
-        # Chessground follows the pointer on animation frames: let one pass
-        # before looking, and before the release (a drag that has not
-        # started on a frame is a click).
-        self.page.wait_for_timeout(FRAME_WAIT_MS)
+        next_frames(self.page)
         if middle:
             middle(xm, ym)
         self.page.mouse.move(x1, y1, steps=6)
-        self.page.wait_for_timeout(FRAME_WAIT_MS)
+        next_frames(self.page)
         self.page.mouse.up()
 
     def piece_on(self, sq):
@@ -437,7 +436,7 @@ def right_drag(page, b, a, c, modifiers=()):
     page.mouse.down(button="right")
     if (x0, y0) != (x1, y1):
         page.mouse.move(x1, y1, steps=6)
-    page.wait_for_timeout(FRAME_WAIT_MS)
+    next_frames(page)
     page.mouse.up(button="right")
     for m in modifiers:
         page.keyboard.up(m)
@@ -605,7 +604,7 @@ def touch_drag(page, cdp, b, a, c):
         cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
         if i == 4:
             wait_for(page, "document.querySelector('#board piece.dragging') !== null", timeout=5000)
-    page.wait_for_timeout(FRAME_WAIT_MS)
+    next_frames(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
