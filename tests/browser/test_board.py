@@ -547,6 +547,9 @@ def test_sounds(b):
     got = sounds_since(page, n0)
     check(got == [(k, True) for k in kinds], f"sounds of 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+: {got}")
     check(page.evaluate("window.turncoat.sound.played") - played0 == 6, "six sounds played")
+    # Played through WebAudio (whether a machine without a sound card hears
+    # them is not the page's to know).
+    wait_for(page, "window.turncoat.sound.ctx !== null", timeout=5000)
     # Stepping back is silent; a step forward sounds the move; Home and End
     # are jumps, silent.
     n0 = page.evaluate("window.turncoat.sound.requested")

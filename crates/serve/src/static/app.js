@@ -1071,7 +1071,8 @@ function esc(s) {
 // A sound for each move played or stepped to (a move, a capture, a change
 // of side, a check, the end of the game), made by WebAudio oscillators: no
 // sound files. The switch is kept in the browser's storage. Every sound
-// asked for is counted in `window.turncoat.sound` (played or muted).
+// asked for is counted in `window.turncoat.sound` (`requested`, and
+// `played` unless muted) and logged with its kind.
 
 const SOUND_KEY = 'turncoat.sound';
 /** Most recent sounds kept in the log. */
@@ -1099,6 +1100,13 @@ function playSound(kind) {
   sound.log.push({ kind, played: on });
   if (sound.log.length > SOUND_LOG_MAX) sound.log.shift();
   if (!on) return;
+  sound.played++;
+  // After the board is drawn: the first sound starts the audio, which
+  // takes a while.
+  setTimeout(() => synthesise(kind), 0);
+}
+
+function synthesise(kind) {
   const Ctx = window.AudioContext || window.webkitAudioContext;
   if (!Ctx) return;
   try {
@@ -1120,7 +1128,6 @@ function playSound(kind) {
       osc.start(start);
       osc.stop(end + 0.02);
     }
-    sound.played++;
   } catch {
     // No audio here: the game goes on silently.
   }
