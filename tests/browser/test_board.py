@@ -670,6 +670,16 @@ def test_layout(browser):
         check(b.fen() == "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "phone: an illegal drop plays nothing")
         check(b.piece_on("g1") == "white knight", "phone: the knight back on g1")
         check(page.evaluate("document.documentElement.scrollWidth") <= 390, "phone: no sideways scroll after the moves")
+        # The explorer's table, filled, stays within the screen too.
+        small = os.path.join(OUT, "explorer-phone.pgn")
+        with open(small, "w") as f:
+            f.write('[Result "1-0"]\n\n1. e4 e5 1-0\n\n[Result "1/2-1/2"]\n\n1. d4 d5 1/2-1/2\n\n')
+        page.set_input_files("#explorer-files", [small])
+        page.click("#first")
+        b.wait_fen(START_FEN, "phone: back to the start")
+        wait_for(page, "document.querySelectorAll('#explorer-moves tr.mv').length === 2", timeout=20000)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        check(width <= 390, f"phone: scrollWidth {width} with the explorer's table")
         page.locator("main").screenshot(path=os.path.join(OUT, "phone.png"))
     finally:
         context.close()
