@@ -3,8 +3,10 @@
 Run by tests/browser.rs:  python test_board.py URL OUT_DIR PGN_FILE...
 
 For every variant it plays moves by clicking squares, including each kind of
-multi-part move, and checks the `fen` field; it runs analysis and sees MultiPV
-lines, plays against the engine, navigates and branches, loads PGN files written
+multi-part move, and by dragging pieces, and checks the `fen` field; it draws
+arrows and circles, checks the sound asked for by each move and the mute
+switch, and the layouts at 800x600, 1280x900 and on a phone (390x844, played
+by touch); it runs analysis and sees MultiPV lines, plays against the engine, navigates and branches, loads PGN files written
 by `turncoat match` and steps through them, checks the error paths, that the
 page works under its Content-Security-Policy, and that a tab beyond the
 server's limit is told so. It saves
@@ -87,6 +89,13 @@ def after_of(variant, fen, token):
     raise KeyError(f"{variant} {fen} {token}")
 
 
+def next_frames(page):
+    """Returns once the page has drawn two animation frames: chessground
+    reads a dragged or drawing pointer's position on its next frame (and a
+    drag not started by then is a click)."""
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 class Board:
     def __init__(self, page):
         self.page = page
@@ -123,6 +132,31 @@ class Board:
         self.click(a, c)
         wait_for(self.page, f"window.turncoat.state.node.ply === {ply + 1}", timeout=10000)
         self.record_move_time()
+
+    def drag(self, a, c, middle=None):
+        """Drags the piece on `a` to `c` with the mouse (pressed, moved in
+        steps, released); `middle(x, y)`, if given, runs with the pointer
+        halfway (the button still down)."""
+        x0, y0 = self.square_xy(a)
+        x1, y1 = self.square_xy(c)
+        self.page.mouse.move(x0, y0)
+        self.page.mouse.down()
+        # Off the squares' centres halfway: the piece follows the pointer,
+        # not a square.
+        xm, ym = (x0 + x1) / 2 + 7, (y0 + y1) / 2 + 5
+        self.page.mouse.move(xm, ym, steps=6)
+        next_frames(self.page)
+        if middle:
+            middle(xm, ym)
+        self.page.mouse.move(x1, y1, steps=6)
+        next_frames(self.page)
+        self.page.mouse.up()
+
+    def piece_on(self, sq):
+        """The piece chessground shows on `sq`: "white pawn", or None."""
+        return self.page.evaluate(
+            "sq => { const p = window.turncoat.cg.state.pieces.get(sq); return p ? `${p.color} ${p.role}` : null; }", sq
+        )
 
     def choose(self, label):
         btn = self.page.locator("#chooser button", has_text=label)
@@ -187,11 +221,15 @@ def play_and_check(b, variant, fen, clicks, token, what):
         want = after_of(variant, fen, token)
     except KeyError:
         want = b.expected(variant, fen, [token])
+    dragged = False
     for c in clicks:
         if isinstance(c, tuple):
             kind, arg = c
             if kind == "choose":
                 b.choose(arg)
+            elif kind == "drag":
+                b.drag(*arg)
+                dragged = True
             else:
                 b.page.keyboard.press(arg)
         else:
@@ -199,7 +237,11 @@ def play_and_check(b, variant, fen, clicks, token, what):
     b.wait_fen(want, f"{variant} {what} ({token})")
     last = b.page.evaluate("window.turncoat.state.info.last && window.turncoat.state.info.last.token")
     check(last == token, f"{variant} {what}: last move {last}, expected {token}")
-    b.record_move_time()
+    if dragged:
+        t = b.page.evaluate("window.turncoat.timings.lastMove")
+        figures.setdefault("drag_ms", []).append(t)
+    else:
+        b.record_move_time()
 
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -295,6 +337,352 @@ def test_variants(b):
     play_and_check(b, "antiandernach", START_FEN, ["e2", "e4"], "e2e4", "quiet move turns the pawn")
     fen = "3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1"
     play_and_check(b, "superandernach", fen, ["e7", "d8", ("choose", "Queen")], "e7d8q", "promotion, then the change of side")
+
+
+AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+# A dragged piece's centre is the pointer's position, up to chessground's
+# rounding of its translation to whole pixels.
+DRAG_CENTRE_PX = 1.0
+
+
+def test_drag(b):
+    """Drag and drop: the piece follows the pointer; a drop on a legal
+    square plays the move, the first from->to step of every variant's moves
+    (the rest by clicks, the piece shown where it was dropped meanwhile); a
+    drop elsewhere puts the piece back and plays nothing."""
+    page = b.page
+    b.set_variant("chess")
+    b.wait_fen(START_FEN, "new game")
+
+    def halfway(x, y):
+        wait_for(page, "document.querySelector('#board piece.dragging') !== null", timeout=5000)
+        box = page.locator("#board piece.dragging").bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        check(
+            abs(cx - x) <= DRAG_CENTRE_PX and abs(cy - y) <= DRAG_CENTRE_PX,
+            f"the dragged pawn is centred on the pointer: ({cx}, {cy}) vs ({x}, {y})",
+        )
+        check(b.fen() == START_FEN, "nothing played while dragging")
+
+    b.drag("e2", "e4", middle=halfway)
+    b.wait_fen(AFTER_E4, "e2e4 dragged")
+    check(page.evaluate("window.turncoat.state.node.ply") == 1, "one move played")
+    check(b.piece_on("e4") == "white pawn" and b.piece_on("e2") is None, "the pawn on e4")
+    # Illegal drops: a knight to a square it cannot reach, a pawn three
+    # squares onto White's pawn, the queen onto her own pawn.
+    for a, c in [("g8", "g6"), ("e7", "e4"), ("d8", "d7")]:
+        piece, there = b.piece_on(a), b.piece_on(c)
+        b.drag(a, c)
+        page.wait_for_timeout(300)
+        wait_for(page, "window.turncoat.idle()", timeout=5000)
+        check(b.fen() == AFTER_E4, f"illegal drop {a}{c}: fen {b.fen()!r}")
+        check(page.evaluate("window.turncoat.state.node.ply") == 1, f"illegal drop {a}{c}: a move was played")
+        check(page.evaluate("window.turncoat.state.root.children[0].children.length") == 0, f"{a}{c}: no move added")
+        check(b.piece_on(a) == piece, f"illegal drop {a}{c}: {b.piece_on(a)} on {a}, expected {piece}")
+        check(b.piece_on(c) == there, f"illegal drop {a}{c}: {b.piece_on(c)} on {c}, expected {there}")
+    # The opponent's pieces do not move: White's knight, Black to move.
+    b.drag("g1", "f3")
+    page.wait_for_timeout(300)
+    check(b.fen() == AFTER_E4 and b.piece_on("g1") == "white knight", "the side not to move drags nothing")
+    # Clicks still select after a drag; then a drag from the selected piece.
+    b.click("e7")
+    b.drag("e7", "e5")
+    b.wait_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "e7e5 dragged after a click")
+    # A promotion dragged: the pawn waits on a8 while the piece is chosen.
+    b.load("chess", "8/P6k/8/8/8/8/8/K7 w - - 0 1")
+    b.drag("a7", "a8")
+    page.locator("#chooser button", has_text="Knight").first.wait_for(state="visible", timeout=10000)
+    check(b.piece_on("a8") == "white pawn" and b.piece_on("a7") is None, "the pawn waits on a8")
+    page.click("#chooser button[title^='Cancel']")
+    wait_for(page, "window.turncoat.cg.state.pieces.has('a7')", timeout=5000)
+    check(b.piece_on("a7") == "white pawn" and b.piece_on("a8") is None, "cancelled: the pawn back on a7")
+    check(b.fen() == "8/P6k/8/8/8/8/8/K7 w - - 0 1", "cancelled: nothing played")
+    # Every variant: the first step dragged, the rest clicked or chosen.
+    for variant, fen, clicks, token, what in [
+        ("chess", "8/P6k/8/8/8/8/8/K7 w - - 0 1", [("drag", ("a7", "a8")), ("choose", "Knight")], "a7a8n", "promotion"),
+        ("cowardlycrew", "7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1", [("drag", ("d4", "e5")), ("choose", "Spare")], "d4e5,n", "capture sparing"),
+        ("subversion", "1r5k/8/2n5/3pb3/3N4/8/6PP/K7 w - - 0 1", [("drag", ("g2", "g4"))], "g2g4", "pawn's double step"),
+        ("attendingpawns", ATTENDING_START, [("drag", ("b1", "c3")), "d3"], "b1c3,b2d3", "knight with its pawn"),
+        ("attendingpawns", "5r2/4P3/8/7k/8/8/8/K6N w - - 0 1 h1e7", [("drag", ("e7", "e8")), ("choose", "Queen"), "d7"], "e7e8q,d7", "promotion and new pawn"),
+        ("cruisepawns", "3b3k/6n1/3p4/8/8/8/8/K7 b - - 0 1 e4*e5f6g7", [("drag", ("d8", "f6"))], "d8f6", "shoot-down"),
+        ("pacifist", "rkqn1rb1/ppppppbp/P7/1n4p1/8/4N3/1PPPPPPP/RNK1BBQR w - - 0 1", [("drag", ("e3", "f5"))], "e3f5", "cascade"),
+        ("andernach", "4k3/8/8/3p4/8/2N5/8/4K3 w - - 0 1", [("drag", ("c3", "d5"))], "c3d5", "capture turns the capturer"),
+        ("antiandernach", START_FEN, [("drag", ("e2", "e4"))], "e2e4", "quiet move turns the pawn"),
+        ("superandernach", "3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", [("drag", ("e7", "d8")), ("choose", "Queen")], "e7d8q", "promotion"),
+    ]:
+        play_and_check(b, variant, fen, clicks, token, f"{what}, dragged")
+
+
+ATTENDING_START = (
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 a1a2,b1b2,c1c2,d1d2,e1e2,f1f2,g1g2,h1h2,"
+    "a8a7,b8b7,c8c7,d8d7,e8e7,f8f7,g8g7,h8h7"
+)
+# The user's shapes on the board: chessground's shapes layer, each drawn
+# shape's colour (arrows are lines, circles circles).
+USER_SHAPES = """() => {
+    const layer = document.querySelector('#board svg.cg-shapes');
+    const of = (sel) => [...layer.querySelectorAll(sel)].map((e) => e.getAttribute('stroke')).sort();
+    return { lines: of('line'), circles: of('circle') };
+}"""
+GREEN, RED, BLUE, YELLOW = "#15781B", "#882020", "#003088", "#e68f00"
+
+
+def right_drag(page, b, a, c, modifiers=()):
+    for m in modifiers:
+        page.keyboard.down(m)
+    x0, y0 = b.square_xy(a)
+    x1, y1 = b.square_xy(c)
+    page.mouse.move(x0, y0)
+    page.mouse.down(button="right")
+    if (x0, y0) != (x1, y1):
+        page.mouse.move(x1, y1, steps=6)
+    next_frames(page)
+    page.mouse.up(button="right")
+    for m in modifiers:
+        page.keyboard.up(m)
+
+
+def shapes_shown(page, lines, circles):
+    """Waits until the board draws `lines` and `circles` (sorted colour
+    lists); returns what it draws."""
+    want = {"lines": sorted(lines), "circles": sorted(circles)}
+    try:
+        wait_for(page, f"JSON.stringify(({USER_SHAPES})()) === {json.dumps(json.dumps(want))}", timeout=5000)
+    except Exception:
+        pass
+    return page.evaluate(USER_SHAPES)
+
+
+def test_shapes(b):
+    """Right-drag an arrow, right-click a circle, with lichess's modifier
+    colours; the shapes stay with their position, beside the engine's
+    arrows, and a left click clears them."""
+    page = b.page
+    analysing(page, False)
+    b.set_variant("chess")
+    b.wait_fen(START_FEN, "new game")
+    right_drag(page, b, "e2", "e4")
+    got = shapes_shown(page, [GREEN], [])
+    check(got == {"lines": [GREEN], "circles": []}, f"a right-drag draws a green arrow: {got}")
+    right_drag(page, b, "d5", "d5")
+    got = shapes_shown(page, [GREEN], [GREEN])
+    check(got == {"lines": [GREEN], "circles": [GREEN]}, f"a right-click draws a green circle: {got}")
+    right_drag(page, b, "b1", "c3", ["Shift"])
+    right_drag(page, b, "f7", "f7", ["Alt"])
+    right_drag(page, b, "g1", "f3", ["Shift", "Alt"])
+    got = shapes_shown(page, [GREEN, RED, YELLOW], [GREEN, BLUE])
+    check(got == {"lines": sorted([GREEN, RED, YELLOW]), "circles": sorted([GREEN, BLUE])}, f"modifier colours: {got}")
+    kept = page.evaluate("window.turncoat.state.root.shapes")
+    check(
+        kept == [
+            {"orig": "e2", "dest": "e4", "brush": "green"},
+            {"orig": "d5", "brush": "green"},
+            {"orig": "b1", "dest": "c3", "brush": "red"},
+            {"orig": "f7", "brush": "blue"},
+            {"orig": "g1", "dest": "f3", "brush": "yellow"},
+        ],
+        f"the start position's shapes: {kept}",
+    )
+    # The same right-click again takes its circle away.
+    right_drag(page, b, "f7", "f7", ["Alt"])
+    got = shapes_shown(page, [GREEN, RED, YELLOW], [GREEN])
+    check(got["circles"] == [GREEN], f"a second right-click removes the circle: {got}")
+    # A move typed (no click on the board): the next position has none...
+    page.fill("#move", "d2d4")
+    page.press("#move", "Enter")
+    b.wait_fen("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1", "d2d4 typed")
+    page.evaluate("document.activeElement.blur()")  # the arrow keys are the board's again
+    got = shapes_shown(page, [], [])
+    check(got == {"lines": [], "circles": []}, f"the next position's shapes: {got}")
+    right_drag(page, b, "e7", "e5", ["Control"])
+    check(shapes_shown(page, [RED], []) == {"lines": [RED], "circles": []}, "ctrl: a red arrow")
+    # ...back at the start, its own again; on, the second position's.
+    page.keyboard.press("ArrowLeft")
+    b.wait_fen(START_FEN, "back to the start")
+    got = shapes_shown(page, [GREEN, RED, YELLOW], [GREEN])
+    check(got == {"lines": sorted([GREEN, RED, YELLOW]), "circles": [GREEN]}, f"the start's shapes again: {got}")
+    # Beside the engine's arrow (one line analysed).
+    page.select_option("#multipv", "1")
+    analysing(page, True)
+    wait_for(page, "document.querySelectorAll('#lines .line[data-multipv]').length === 1", timeout=20000)
+    got = shapes_shown(page, [GREEN, RED, YELLOW, "#003088"], [GREEN])
+    check(got == {"lines": sorted([GREEN, RED, YELLOW, "#003088"]), "circles": [GREEN]}, f"with the engine's arrow: {got}")
+    analysing(page, False)
+    page.select_option("#multipv", "3")
+    page.keyboard.press("ArrowRight")
+    b.wait_fen("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1", "on to d2d4")
+    check(shapes_shown(page, [RED], []) == {"lines": [RED], "circles": []}, "the second position's arrow again")
+    # A left click on the board (an empty square) clears the shapes shown.
+    b.click("e5")
+    got = shapes_shown(page, [], [])
+    check(got == {"lines": [], "circles": []}, f"cleared by a click: {got}")
+    check(page.evaluate("window.turncoat.state.node.shapes") == [], "cleared for good")
+    page.keyboard.press("ArrowLeft")
+    b.wait_fen(START_FEN, "back to the start again")
+    check(len(shapes_shown(page, [GREEN, RED, YELLOW], [GREEN])["lines"]) == 3, "the start's shapes are not cleared")
+
+
+SOUND_LOG = "window.turncoat.sound.log.slice(-n).map((s) => [s.kind, s.played])"
+
+
+def sounds_since(page, n0):
+    n = page.evaluate("window.turncoat.sound.requested") - n0
+    return [tuple(x) for x in page.evaluate(f"(n => {SOUND_LOG})({n})", n)] if n > 0 else []
+
+
+def test_sounds(b):
+    """A sound for each move: a move, a capture, a check, a change of side,
+    the game's end, and on a step forward; the switch mutes them and is
+    kept across a reload."""
+    page = b.page
+    check(page.is_checked("#sound"), "sounds on at first")
+    b.set_variant("chess")
+    b.wait_fen(START_FEN, "new game")
+    n0 = page.evaluate("window.turncoat.sound.requested")
+    played0 = page.evaluate("window.turncoat.sound.played")
+    # 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+
+    for a, c in [("e2", "e4"), ("d7", "d5"), ("e4", "d5"), ("d8", "d5"), ("b1", "c3"), ("d5", "e5")]:
+        b.move(a, c)
+    kinds = ["move", "move", "capture", "capture", "move", "check"]
+    got = sounds_since(page, n0)
+    check(got == [(k, True) for k in kinds], f"sounds of 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+: {got}")
+    check(page.evaluate("window.turncoat.sound.played") - played0 == 6, "six sounds played")
+    # Played through WebAudio (whether a machine without a sound card hears
+    # them is not the page's to know).
+    wait_for(page, "window.turncoat.sound.ctx !== null", timeout=5000)
+    # Stepping back is silent; a step forward sounds the move; Home and End
+    # are jumps, silent.
+    n0 = page.evaluate("window.turncoat.sound.requested")
+    page.keyboard.press("ArrowLeft")
+    b.wait_fen("rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 3", "back one")
+    page.keyboard.press("ArrowRight")
+    b.wait_fen("rnb1kbnr/ppp1pppp/8/4q3/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 4", "forward one")
+    page.keyboard.press("Home")
+    b.wait_fen(START_FEN, "Home")
+    page.keyboard.press("End")
+    b.wait_fen("rnb1kbnr/ppp1pppp/8/4q3/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 4", "End")
+    check(sounds_since(page, n0) == [("check", True)], f"navigation sounds: {sounds_since(page, n0)}")
+    # A change of side, the end of a game.
+    n0 = page.evaluate("window.turncoat.sound.requested")
+    play_and_check(b, "cowardlycrew", "7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1", ["d4", "e5", ("choose", "Convert")], "d4e5", "capture converting")
+    # (White keeps a pawn: with the king alone against a knight the capture
+    # would end the game, insufficient material.)
+    play_and_check(b, "andernach", "4k3/8/8/3p4/8/2N5/P7/4K3 w - - 0 1", ["c3", "d5"], "c3d5", "capture turns the capturer")
+    play_and_check(b, "chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", ["a1", "a8"], "a1a8", "mate")
+    got = sounds_since(page, n0)
+    check(got == [("convert", True), ("convert", True), ("end", True)], f"conversions and mate: {got}")
+    # Muted: asked for, not played; kept across a reload.
+    page.click("#sound")
+    check(page.evaluate("localStorage.getItem('turncoat.sound')") == "off", "the switch is stored")
+    n0 = page.evaluate("window.turncoat.sound.requested")
+    played0 = page.evaluate("window.turncoat.sound.played")
+    b.set_variant("chess")
+    b.move("e2", "e4")
+    check(sounds_since(page, n0) == [("move", False)], f"muted: {sounds_since(page, n0)}")
+    check(page.evaluate("window.turncoat.sound.played") == played0, "muted: nothing played")
+    page.reload()
+    ready(page)
+    check(not page.is_checked("#sound"), "still muted after a reload")
+    page.click("#sound")
+    check(page.evaluate("localStorage.getItem('turncoat.sound')") == "on", "on again, stored")
+    page.reload()
+    ready(page)
+    check(page.is_checked("#sound"), "sounds on after a reload")
+    played0 = page.evaluate("window.turncoat.sound.played")
+    b.move("e7", "e5")
+    check(page.evaluate("window.turncoat.sound.played") == played0 + 1, "a sound played once on again")
+
+
+def inside(box, width, height):
+    return box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
+
+
+def touch_drag(page, cdp, b, a, c):
+    """A finger dragged from `a` to `c` (CDP touch events, as a phone sends)."""
+    x0, y0 = b.square_xy(a)
+    x1, y1 = b.square_xy(c)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, 9):
+        x, y = x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        if i == 4:
+            wait_for(page, "document.querySelector('#board piece.dragging') !== null", timeout=5000)
+    next_frames(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_layout(browser):
+    """The board fills the window: at 800x600 the move controls are in it
+    without scrolling, at 1280x900 the board is larger than the former
+    560 px cap and grows with the window; a phone (390x844, touch) has no
+    sideways scrolling, the whole board in view, and plays by taps and by
+    dragging a finger."""
+    for width, height in [(800, 600), (1280, 900)]:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        try:
+            page.goto(URL)
+            ready(page)
+            for id in ["board", "first", "back", "forward", "last", "flip"]:
+                box = page.locator(f"#{id}").bounding_box()
+                check(inside(box, width, height), f"{width}x{height}: #{id} at {box}")
+            check(page.evaluate("document.documentElement.scrollWidth") <= width, f"{width}x{height}: no sideways scroll")
+            size = page.evaluate("window.turncoat.boardSize")
+            box = page.locator("#board").bounding_box()
+            check(box["width"] == size and box["height"] == size and size % 8 == 0, f"{width}x{height}: board {box}, size {size}")
+            if width == 1280:
+                check(size > 560, f"1280x900: board {size} px")
+                page.set_viewport_size({"width": 1600, "height": 1100})
+                wait_for(page, f"window.turncoat.boardSize > {size}", timeout=5000)
+                box = page.locator("#board").bounding_box()
+                grown = page.evaluate("window.turncoat.boardSize")
+                check(box["width"] == grown and inside(page.locator("#last").bounding_box(), 1600, 1100), f"grown board {box}")
+                # Clicks land on the squares of the grown board.
+                b = Board(page)
+                b.set_variant("chess")
+                b.click("e2", "e4")
+                b.wait_fen(AFTER_E4, "e2e4 clicked on the grown board")
+        finally:
+            context.close()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=3)
+    page = context.new_page()
+    try:
+        page.goto(URL)
+        ready(page)
+        check(page.evaluate("document.documentElement.scrollWidth") <= 390, f"phone: scrollWidth {page.evaluate('document.documentElement.scrollWidth')}")
+        box = page.locator("#board").bounding_box()
+        check(inside(box, 390, 844), f"phone: the board at {box}")
+        for id in ["first", "back", "forward", "last"]:
+            check(inside(page.locator(f"#{id}").bounding_box(), 390, 844), f"phone: #{id} in view")
+        b = Board(page)
+        b.wait_fen(START_FEN, "phone: a new game")
+        for sq in ["e2", "e4"]:
+            x, y = b.square_xy(sq)
+            page.touchscreen.tap(x, y)
+        b.wait_fen(AFTER_E4, "phone: e2e4 by taps")
+        # The move list under the board scrolls, not the page.
+        check(page.evaluate("scrollY") == 0, f"phone: the page scrolled to {page.evaluate('scrollY')} px")
+        cdp = context.new_cdp_session(page)
+        touch_drag(page, cdp, b, "e7", "e5")
+        b.wait_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "phone: e7e5 by a finger's drag")
+        touch_drag(page, cdp, b, "g1", "g3")
+        page.wait_for_timeout(300)
+        check(b.fen() == "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "phone: an illegal drop plays nothing")
+        check(b.piece_on("g1") == "white knight", "phone: the knight back on g1")
+        check(page.evaluate("document.documentElement.scrollWidth") <= 390, "phone: no sideways scroll after the moves")
+        # The explorer's table, filled, stays within the screen too.
+        small = os.path.join(OUT, "explorer-phone.pgn")
+        with open(small, "w") as f:
+            f.write('[Result "1-0"]\n\n1. e4 e5 1-0\n\n[Result "1/2-1/2"]\n\n1. d4 d5 1/2-1/2\n\n')
+        page.set_input_files("#explorer-files", [small])
+        page.click("#first")
+        b.wait_fen(START_FEN, "phone: back to the start")
+        wait_for(page, "document.querySelectorAll('#explorer-moves tr.mv').length === 2", timeout=20000)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        check(width <= 390, f"phone: scrollWidth {width} with the explorer's table")
+        page.locator("main").screenshot(path=os.path.join(OUT, "phone.png"))
+    finally:
+        context.close()
 
 
 def test_typed_and_errors(b):
@@ -1269,6 +1657,48 @@ def test_editor_input(b):
     ed.load_ok("attendingpawns", "4k3/8/8/8/8/1N6/PP6/4K3 w - - 0 1 b3a2", "attendingpawns: typed and dragged")
 
 
+def test_editor_layout(browser):
+    """The editor's board fills the window too: at 800x600 its palettes and
+    tools are in view; on a phone (390x844, touch) nothing scrolls sideways
+    and pieces are placed and linked by taps."""
+    for width, height, touch in [(800, 600, False), (390, 844, True)]:
+        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+        page = context.new_page()
+        try:
+            page.goto(URL)
+            ready(page)
+            b = Board(page)
+            ed = Editor(page)
+            b.set_variant("attendingpawns")
+            page.locator("#edit-position").scroll_into_view_if_needed()
+            page.click("#edit-position")
+            wait_for(page, "window.turncoat.editor().open", timeout=10000)
+            page.evaluate("window.scrollTo(0, 0)")
+            what = f"editor at {width}x{height}"
+            box = page.locator("#editor-board").bounding_box()
+            check(box["width"] == box["height"] and box["width"] % 8 == 0, f"{what}: board {box}")
+            for sel in ["#editor-board", "#editor .ed-spare >> nth=0", "#editor .ed-spare >> nth=1"]:
+                check(inside(page.locator(sel).bounding_box(), width, height), f"{what}: {sel} in view")
+            if not touch:
+                check(inside(page.locator("#editor-tool-link").bounding_box(), width, height), f"{what}: the tools in view")
+            check(page.evaluate("document.documentElement.scrollWidth") <= width, f"{what}: no sideways scroll")
+            if touch:
+                page.click("#editor-clear")
+                page.evaluate("window.scrollTo(0, 0)")
+                for piece, sq in [("white-king", "e1"), ("black-king", "e8"), ("white-knight", "g1"), ("white-pawn", "h3")]:
+                    page.locator(f'#editor .ed-piece[data-piece="{piece}"]').tap()
+                    page.touchscreen.tap(*ed.square_xy(sq))
+                page.locator("#editor-tool-link").tap()
+                page.evaluate("window.scrollTo(0, 0)")
+                for sq in ["g1", "h3"]:
+                    page.touchscreen.tap(*ed.square_xy(sq))
+                ed.wait_fen("4k3/8/8/8/8/7P/8/4K1N1 w - - 0 1 g1h3", f"{what}: placed and linked by taps")
+                check(page.evaluate("document.documentElement.scrollWidth") <= width, f"{what}: no sideways scroll after the taps")
+                page.locator("main").screenshot(path=os.path.join(OUT, "editor-phone.png"))
+        finally:
+            context.close()
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -1465,6 +1895,10 @@ def main():
         b = Board(page)
         steps = [
             ("variants", lambda: test_variants(b)),
+            ("drag and drop", lambda: test_drag(b)),
+            ("arrows and circles", lambda: test_shapes(b)),
+            ("sounds", lambda: test_sounds(b)),
+            ("layout", lambda: test_layout(browser)),
             ("typed and errors", lambda: test_typed_and_errors(b)),
             ("navigation", lambda: test_navigation(b)),
             ("analysis", lambda: test_analysis(b)),
@@ -1476,6 +1910,7 @@ def main():
             ("editor", lambda: test_editor(b)),
             ("editor refusals", lambda: test_editor_refusals(b)),
             ("editor input", lambda: test_editor_input(b)),
+            ("editor layout", lambda: test_editor_layout(browser)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: test_pgn(b, x))) for x in PGNS]
         steps.append(("pgn as lichess writes it", lambda: test_pgn_tolerant(b)))
         steps.append(("link", lambda: test_link(b, browser)))
@@ -1498,6 +1933,9 @@ def main():
                 page.screenshot(path=os.path.join(OUT, f"failed-{name.replace(' ', '_')}.png"))
         check(not errors, f"page errors: {errors}")
         browser.close()
+    drags = figures.pop("drag_ms", [])
+    figures["moves_dragged"] = len(drags)
+    figures["drag_ms_median"] = round(sorted(drags)[len(drags) // 2], 1) if drags else None
     ms = figures.pop("move_ms")
     figures["moves_clicked"] = len(ms)
     figures["move_ms_max"] = round(max(ms), 1) if ms else None

@@ -5,11 +5,11 @@ the page as WebAssembly, no turncoat process.
 Run by tests/web.rs:  python test_static.py URL OUT_DIR WEB_DIR CASES_JSON PGN_FILE...
 
 Runs the same steps as the served board's test (test_board.py: a special move
-of every variant by clicks, typed moves and errors, navigation, analysis with
-MultiPV until scored lines appear and stop, play against the engine, the
-position editor in every variant, PGN import and export), then the game as a
-link: the address follows the game, a reload and a fresh page given the
-address show the same game, and links with
+of every variant by clicks and by dragging, the layouts (a phone's by touch), typed
+moves and errors, navigation, analysis with MultiPV until scored lines appear
+and stop, play against the engine, the position editor in every variant, PGN
+import and export), then the game as a link: the address follows the game,
+a reload and a fresh page given the address show the same game, and links with
 an illegal move or a bad FEN say what is wrong and keep the legal part; the
 stop by a new Worker, and (WEB_DIR served again with the cross-origin isolation
 headers) by the flag in shared memory. Last,
@@ -164,6 +164,8 @@ def main():
         steps = [
             ("backend", lambda: test_backend(b)),
             ("variants", lambda: tb.test_variants(b)),
+            ("drag and drop", lambda: tb.test_drag(b)),
+            ("layout", lambda: tb.test_layout(browser)),
             ("typed and errors", lambda: tb.test_typed_and_errors(b)),
             ("navigation", lambda: tb.test_navigation(b)),
             ("analysis", lambda: tb.test_analysis(b)),
@@ -215,6 +217,9 @@ def main():
             print(f"FAIL same answers: {e}", flush=True)
         check(not errors, f"page errors: {errors}")
         browser.close()
+    drags = figures.pop("drag_ms", [])
+    figures["moves_dragged"] = len(drags)
+    figures["drag_ms_median"] = round(sorted(drags)[len(drags) // 2], 1) if drags else None
     ms = figures.pop("move_ms")
     figures["moves_clicked"] = len(ms)
     figures["move_ms_max"] = round(max(ms), 1) if ms else None

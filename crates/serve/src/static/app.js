@@ -536,16 +536,72 @@ function playTokens(tokens, sans, onError, onPlayed) {
   });
 }
 
+// ---------------------------------------------------------------- layout
+
+// The board takes the room it has: beside the panel when both fit (the
+// panel at its least width), above it when not (a phone), and never so tall
+// that the controls under it leave the window. Whole pixels per square keep
+// the squares sharp.
+
+/** The right panel's least width beside the board (as app.css's #right). */
+const PANEL_MIN_PX = 340;
+/** The smallest board put beside the panel; narrower, the panel goes under. */
+const BESIDE_MIN_PX = 320;
+/** Never smaller than this, however short the window. */
+const BOARD_MIN_PX = 192;
+
+function fitBoard() {
+  const root = document.documentElement;
+  const px = (el, prop) => parseFloat(getComputedStyle(el)[prop]) || 0;
+  const main = document.querySelector('main');
+  const left = $('left');
+  const bar = $('evalbar').offsetWidth + px($('boardrow'), 'columnGap');
+  const column = root.clientWidth - px(main, 'paddingLeft') - px(main, 'paddingRight') - bar;
+  const beside = column - px(main, 'columnGap') - PANEL_MIN_PX;
+  const width = beside >= BESIDE_MIN_PX ? beside : column;
+  // Under the board: the controls' first row, the hint, status and effects
+  // lines (at their least height), the gaps between and main's padding.
+  const gap = px(left, 'rowGap');
+  const under = $('last').offsetHeight + px($('hint'), 'minHeight') + px($('status'), 'minHeight')
+    + px($('effects'), 'minHeight') + 4 * gap + px(main, 'paddingBottom');
+  const top = $('boardrow').getBoundingClientRect().top + window.scrollY;
+  const height = window.innerHeight - top - under;
+  const size = Math.max(BOARD_MIN_PX, Math.floor(Math.min(width, height) / 8) * 8);
+  root.style.setProperty('--board', `${size}px`);
+  window.turncoat.boardSize = size;
+}
+window.addEventListener('resize', fitBoard);
+
+/** Scrolls the list `list` (and not the page: on a phone the list is under
+ * the board, which must stay in view) to show its item `item`. */
+function scrollIntoList(list, item) {
+  const box = list.getBoundingClientRect();
+  const at = item.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop += at.top - box.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+}
+
 // ---------------------------------------------------------------- board
 
+fitBoard(); // the board's size before chessground measures it
+
+// Chessground drags pieces and draws the user's arrows and circles; the
+// clicks that enter moves are the page's own (below): its selection is off,
+// and a drop is the page's two clicks (see "drag and drop").
 const cg = Chessground($('board'), {
-  viewOnly: true,
   coordinates: true,
   animation: { enabled: true, duration: 150 },
   highlight: { lastMove: true, check: false },
+  movable: { free: false, color: undefined, showDests: false, events: { after: (orig, dest) => afterDrop(orig, dest) } },
+  draggable: { enabled: true, showGhost: true, deleteOnDropOff: false },
+  selectable: { enabled: false },
+  premovable: { enabled: false },
   drawable: {
-    enabled: false,
+    enabled: true,
     visible: true,
+    // lichess's analysis board: any left click on the board clears them.
+    eraseOnMovablePieceClick: true,
+    onChange: (shapes) => onShapesDrawn(shapes),
     brushes: {
       green: { key: 'g', color: '#15781B', opacity: 1, lineWidth: 10 },
       red: { key: 'r', color: '#882020', opacity: 1, lineWidth: 10 },
@@ -574,19 +630,129 @@ function sqOf(el, e) {
   return 'abcdefgh'[file] + (rank + 1);
 }
 
-let downSq = null;
+// A press is a click (a drag's press too: it selects the piece dragged).
+// Shift with the left button draws, as the right button does (chessground).
 $('board').addEventListener('pointerdown', (e) => {
-  if (e.button !== 0) return;
+  // Chessground keeps the press from moving the focus: take it from a text
+  // field here, or the keys (arrows, Enter) would stay the field's.
+  const focused = document.activeElement;
+  if (focused && focused !== document.body && !$('board').contains(focused)) focused.blur();
+  if (e.button !== 0 || e.shiftKey) return;
   const sq = sqOf($('board'), e);
-  downSq = sq;
   if (sq) clickSquare(sq);
 });
-$('board').addEventListener('pointerup', (e) => {
-  const sq = sqOf($('board'), e);
-  // Drag and drop = the same two squares.
-  if (downSq && sq && sq !== downSq && state.sel.length > 0) clickSquare(sq);
-  downSq = null;
+
+// ---------------------------------------------------------------- drag and drop
+
+// Chessground moves a dragged piece (mouse or finger) between the squares
+// of the legal moves' first from->to steps. A drop is the page's click on
+// the destination after one on the origin: a move so entered is played,
+// and the rest of a longer one (a promotion's piece, an attendant's square,
+// Cowardly Crew's choice) goes on by clicks, the piece shown where it was
+// dropped meanwhile. A drop elsewhere puts the piece back; nothing is sent.
+
+/** The legal moves' first from->to steps, as chessground's `movable.dests`
+ * (a subversion starts on its target and a launch on its pawn twice: clicks). */
+function dragDests(msg) {
+  const dests = new Map();
+  for (const m of msg.legal_moves) {
+    if (m.kind === 'subversion') continue;
+    const [from, to] = m.steps;
+    if (!isSquare(from) || !isSquare(to) || from === to) continue;
+    if (!dests.has(from)) dests.set(from, []);
+    if (!dests.get(from).includes(to)) dests.get(from).push(to);
+  }
+  return dests;
+}
+
+window.turncoat.cg = cg; // for tests: the board as chessground holds it
+
+// What chessground shows: the FEN last given to it, whether a drop moved a
+// piece since, and the drop still waiting (its position, squares, and the
+// request of the move it played, if it played one).
+const boardView = { fen: null, moved: false, drop: null };
+
+// The drop is taken at the pointer's release, before anything else can
+// come in: chessground tells of its move only on a timer, after which a
+// quick click (the attendant's square) would have been taken first.
+let dropTaken = null;
+document.addEventListener('pointerup', (e) => {
+  const cur = cg.state.draggable.current;
+  if (!cur || !cur.started || cur.newPiece || !state.dragDests) return;
+  const dest = sqOf($('board'), e);
+  if (!dest || dest === cur.orig || cg.state.movable.color !== cur.piece.color) return;
+  if (!(state.dragDests.get(cur.orig) || []).includes(dest)) return; // chessground puts it back
+  dropTaken = { orig: cur.orig, dest };
+  onDrop(cur.orig, dest);
 });
+
+/** Chessground's word that it moved a piece: the drop taken already (then
+ * only the board to settle), or one the release did not see. */
+function afterDrop(orig, dest) {
+  const taken = dropTaken;
+  dropTaken = null;
+  if (taken && taken.orig === orig && taken.dest === dest) {
+    boardView.moved = true;
+    render();
+    return;
+  }
+  onDrop(orig, dest);
+}
+
+function onDrop(orig, dest) {
+  boardView.moved = true;
+  boardView.drop = { info: state.info, orig, dest, request: null };
+  const [selBefore, requestBefore] = [state.sel, lastPositionRequest];
+  const sel = [orig];
+  state.sel = sel;
+  clickSquare(dest);
+  if (state.sel === sel) state.sel = selBefore; // refused (not the user's move): as it was
+  if (lastPositionRequest !== requestBefore) boardView.drop.request = lastPositionRequest;
+  render(); // a drop refused goes back at once
+}
+
+/** Whether the dropped piece stays where it was dropped: its move is on
+ * its way, or the clicks that finish it are awaited. */
+function dropHeld(info) {
+  const d = boardView.drop;
+  if (!d || d.info !== info) return false;
+  if (d.request !== null) return pending.has(d.request);
+  return state.sel.length >= 2 && state.sel[0] === d.orig && state.sel[1] === d.dest;
+}
+
+/** `config` for chessground with the pieces (unless a drop is held), what
+ * may be dragged, and the user's shapes of the position shown. */
+function withBoardInput(info, config) {
+  const held = dropHeld(info);
+  if (!held) boardView.drop = null;
+  if (!held && (boardView.fen !== info.fen || boardView.moved)) {
+    config.fen = info.fen; // chessground reads the board field and stops at the space
+    boardView.fen = info.fen;
+    boardView.moved = false;
+  }
+  // The side to move's pieces drag; a drop the page refuses (Turncoat's
+  // move in a game against it) goes back.
+  config.movable = { color: info.outcome ? undefined : info.turn, dests: state.dragDests };
+  config.drawable = { shapes: shapesOf(state.node) };
+  return config;
+}
+
+// ---------------------------------------------------------------- arrows and circles
+
+// The user's shapes (right button: drag an arrow, click a circle; with
+// shift or ctrl red, alt blue, both yellow, as on lichess) belong to the
+// position they were drawn on: kept with its node of the move tree, shown
+// again when it is, beside the engine's arrows. A left click on the board
+// clears them.
+
+function shapesOf(node) {
+  return node && node.shapes ? node.shapes.map((s) => ({ ...s })) : [];
+}
+
+function onShapesDrawn(shapes) {
+  if (!state.node) return;
+  state.node.shapes = shapes.map(({ orig, dest, brush }) => (dest ? { orig, dest, brush } : { orig, brush }));
+}
 
 // ---------------------------------------------------------------- moves -> clicks
 
@@ -761,7 +927,9 @@ $('chooser').addEventListener('pointerdown', (e) => e.stopPropagation());
 // ---------------------------------------------------------------- display
 
 function show(msg) {
+  soundOfShow(msg);
   state.info = msg;
+  state.dragDests = dragDests(msg);
   state.parsed = new Map(msg.legal_moves.map((m) => [m.token, entryOf(m)]));
   state.sel = [];
   hideChooser();
@@ -829,13 +997,12 @@ function render() {
     if (last.kind !== 'move') lastMove = last.squares.slice(0, 1);
     else lastMove = last.squares.slice(0, 2);
   }
-  cg.set({
-    fen: info.fen, // chessground reads the board field and stops at the space
+  cg.set(withBoardInput(info, {
     orientation: state.orientation,
     turnColor: info.turn,
     lastMove: lastMove && lastMove.length ? lastMove : undefined,
     highlight: { lastMove: true, check: false, custom },
-  });
+  }));
   cg.setAutoShapes(shapes);
 }
 
@@ -937,7 +1104,7 @@ function renderMoves() {
   el.innerHTML = parts.join(' ') || '<span class="num">No moves yet: click a piece.</span>';
   el.querySelectorAll('.mv').forEach((s) => s.addEventListener('click', () => goTo(nodes[+s.dataset.n])));
   const cur = el.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (cur) scrollIntoList(el, cur);
   state.moveNodes = nodes;
 }
 
@@ -954,6 +1121,94 @@ function moveSpan(node, n) {
 
 function esc(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+}
+
+// ---------------------------------------------------------------- sounds
+
+// A sound for each move played or stepped to (a move, a capture, a change
+// of side, a check, the end of the game), made by WebAudio oscillators: no
+// sound files. The switch is kept in the browser's storage. Every sound
+// asked for is counted in `window.turncoat.sound` (`requested`, and
+// `played` unless muted) and logged with its kind.
+
+const SOUND_KEY = 'turncoat.sound';
+/** Most recent sounds kept in the log. */
+const SOUND_LOG_MAX = 50;
+const sound = { requested: 0, played: 0, log: [], ctx: null };
+window.turncoat.sound = sound;
+
+try { $('sound').checked = localStorage.getItem(SOUND_KEY) !== 'off'; } catch { /* storage disabled: on */ }
+$('sound').addEventListener('change', () => {
+  try { localStorage.setItem(SOUND_KEY, $('sound').checked ? 'on' : 'off'); } catch { /* not kept */ }
+});
+
+// Notes: frequency (Hz), its glide target, start and length (s), peak gain.
+const TONES = {
+  move: [{ type: 'triangle', f: 420, to: 300, at: 0, len: 0.07, gain: 0.3 }],
+  capture: [{ type: 'square', f: 260, to: 110, at: 0, len: 0.1, gain: 0.12 }, { type: 'triangle', f: 520, to: 200, at: 0, len: 0.08, gain: 0.2 }],
+  convert: [{ type: 'triangle', f: 440, to: 880, at: 0, len: 0.16, gain: 0.25 }],
+  check: [{ type: 'sine', f: 880, at: 0, len: 0.08, gain: 0.25 }, { type: 'sine', f: 1175, at: 0.1, len: 0.1, gain: 0.25 }],
+  end: [523, 659, 784, 1047].map((f, i) => ({ type: 'triangle', f, at: i * 0.11, len: i === 3 ? 0.45 : 0.14, gain: 0.22 })),
+};
+
+function playSound(kind) {
+  const on = $('sound').checked;
+  sound.requested++;
+  sound.log.push({ kind, played: on });
+  if (sound.log.length > SOUND_LOG_MAX) sound.log.shift();
+  if (!on) return;
+  sound.played++;
+  // After the board is drawn: the first sound starts the audio, which
+  // takes a while.
+  setTimeout(() => synthesise(kind), 0);
+}
+
+function synthesise(kind) {
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!Ctx) return;
+  try {
+    sound.ctx = sound.ctx || new Ctx();
+    const ctx = sound.ctx;
+    if (ctx.state === 'suspended') ctx.resume();
+    const now = ctx.currentTime;
+    for (const n of TONES[kind]) {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      const [start, end] = [now + n.at, now + n.at + n.len];
+      osc.type = n.type;
+      osc.frequency.setValueAtTime(n.f, start);
+      if (n.to) osc.frequency.exponentialRampToValueAtTime(n.to, end);
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(n.gain, start + 0.005);
+      gain.gain.exponentialRampToValueAtTime(0.0001, end);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(start);
+      osc.stop(end + 0.02);
+    }
+  } catch {
+    // No audio here: the game goes on silently.
+  }
+}
+
+let soundNode = null; // the node shown last
+/** Before `msg` is shown: the sound of its last move, when the node shown
+ * is the one after the node shown before (a move played, or one step on). */
+function soundOfShow(msg) {
+  const before = soundNode;
+  const prev = state.info;
+  soundNode = state.node;
+  if (!before || !prev || !msg.last || state.node.parent !== before) return;
+  playSound(moveSound(msg, prev.fen));
+}
+
+function moveSound(msg, prevFen) {
+  const last = msg.last;
+  if (msg.outcome) return 'end';
+  if (msg.check) return 'check';
+  if (last.converted.length) return 'convert';
+  if (last.removed.length) return 'capture';
+  if (last.kind === 'move' && isSquare(last.squares[1]) && colourOn(prevFen, last.squares[1])) return 'capture';
+  return 'move';
 }
 
 // ---------------------------------------------------------------- navigation
@@ -1044,9 +1299,10 @@ const editor = createEditor({
     if (answer.ok) setTimeout(() => newGame(variant, fen));
     return answer;
   },
-  // Shown again, the board measures itself before it draws its marks again
-  // (hidden, it has no size to draw arrows in).
-  closed: () => { cg.redrawAll(); render(); },
+  // Shown again, the board takes its size (the window may have changed
+  // meanwhile) and measures itself before it draws its marks again (hidden,
+  // it has no size to draw arrows in).
+  closed: () => { fitBoard(); cg.redrawAll(); render(); },
   leave: () => goTo(state.node),
 });
 window.turncoat.editor = editor.state;
@@ -1504,6 +1760,7 @@ function tickClock() {
   const end = mainLine().pop();
   if (end !== state.node) goTo(end);
   state.ended = { node: end, kind: side === 'white' ? 'white_flag' : 'black_flag' };
+  playSound('end');
   stopPlaying();
   renderStatus();
   renderMoves();
@@ -1552,6 +1809,7 @@ function endedHere() {
 
 function endByAgreement(kind) {
   state.ended = { node: state.node, kind };
+  playSound('end');
   stopPlaying();
   renderStatus();
   renderMoves();

@@ -23,6 +23,12 @@ const NO_EN_PASSANT = new Set(['pacifist']);
 
 /** Quiet time after an edit before the backend is asked about the position. */
 const CHECK_DELAY_MS = 150;
+/** The panel's least width beside the board (as editor.css's .ed-panel). */
+const PANEL_MIN_PX = 300;
+/** The smallest board put beside the panel; narrower, the panel goes under. */
+const BESIDE_MIN_PX = 320;
+/** Never smaller than this, however small the window. */
+const BOARD_MIN_PX = 192;
 
 const squareIndex = (sq) => FILES.indexOf(sq[0]) + 8 * (Number(sq[1]) - 1);
 const isSquare = (s) => /^[a-h][1-8]$/.test(s);
@@ -228,6 +234,8 @@ export function createEditor(api) {
     document.addEventListener('touchend', () => { painting = null; });
     el.board.addEventListener('contextmenu', (e) => e.preventDefault());
 
+    window.addEventListener('resize', () => { if (ed.open) fit(); });
+
     // Keys belong to the editor while it is open (the page's own keys step
     // through the game and flip its board).
     window.addEventListener('keydown', (e) => {
@@ -298,6 +306,27 @@ export function createEditor(api) {
       }
     }
     markTool();
+  }
+
+  /** The board's side: as much as the window gives beside the panel (above
+   * it on a phone), the palettes above and below it and the tools under it
+   * in view; whole pixels a square. */
+  function fit() {
+    const main = root.parentElement;
+    const px = (e, prop) => parseFloat(getComputedStyle(e)[prop]) || 0;
+    const column = document.documentElement.clientWidth - px(main, 'paddingLeft') - px(main, 'paddingRight');
+    const beside = column - px(root, 'columnGap') - PANEL_MIN_PX;
+    const width = beside >= BESIDE_MIN_PX ? beside : column;
+    const col = el.top.parentElement;
+    // Under and around the board: the palettes' padding, the tools, the
+    // column's gaps and main's padding; the palettes are an eighth of the
+    // board each.
+    const fixed = 2 * (px(el.top, 'paddingTop') + px(el.top, 'paddingBottom')) + el.tools.offsetHeight
+      + 3 * px(col, 'rowGap') + px(main, 'paddingBottom');
+    const top = el.top.getBoundingClientRect().top + window.scrollY;
+    const height = ((window.innerHeight - top - fixed) * 8) / 10;
+    const size = Math.max(BOARD_MIN_PX, Math.floor(Math.min(width, height) / 8) * 8);
+    root.style.setProperty('--editor-board', `${size}px`);
   }
 
   // ------------------------------------------------------------ board
@@ -729,6 +758,7 @@ export function createEditor(api) {
     ed.tool = 'pointer';
     root.hidden = false;
     document.body.classList.add('editing');
+    fit();
     // The game's controls wait until the editor is left.
     for (const id of ['variant', 'fen', 'edit-position']) {
       const c = document.getElementById(id);
