@@ -11,6 +11,7 @@ use super::protocol::{
 };
 use turncoat_rules::game::Outcome;
 use turncoat_rules::live::{Action, Extra, Flight, LiveGame, MoveInfo, Start, VariantState};
+use turncoat_rules::notation::Notation;
 use turncoat_rules::pgn;
 use turncoat_rules::variants::VariantKind;
 
@@ -105,6 +106,7 @@ pub fn describe(
         LastMove {
             token: played.info.token.clone(),
             san: played.info.text.clone(),
+            said: played.said.clone(),
             kind: kind(&played.info),
             squares: names(&played.info.squares),
             converted: names(&fx.converted),
@@ -137,6 +139,7 @@ pub fn describe(
         fen: game.fen(),
         moves: moves.to_vec(),
         sans: game.history().iter().map(|p| p.info.text.clone()).collect(),
+        said: game.history().iter().map(|p| p.said.clone()).collect(),
         start_ply: game.start_ply(),
         turn: color_name(game.side_to_move()).to_string(),
         legal: legal_moves.iter().map(|m| m.token.clone()).collect(),
@@ -222,14 +225,16 @@ fn legal_move(info: &MoveInfo) -> LegalMove {
     }
 }
 
-/// The moves as the board shows them: SAN in chess, tokens in the variants.
+/// The moves as the board shows them: in readable text (docs/RULES.md,
+/// "Notation: readable").
 pub fn san_line(variant: VariantKind, start_fen: &str, tokens: &[String]) -> Vec<String> {
-    turncoat_rules::notation::line_texts(variant, start_fen, tokens).0
+    turncoat_rules::notation::line_texts(variant, start_fen, tokens, Notation::Readable).0
 }
 
 /// Reads PGN text as tolerantly as lichess (annotation glyphs, `0-0`,
 /// comments, variations kept, a missing result) and replays each game, its
-/// variations too, through the rules (SAN in chess).
+/// variations too, through the rules (SAN in chess; readable text or tokens in
+/// the variants).
 pub fn import_pgn(text: &str) -> Result<Vec<PgnGameInfo>, String> {
     let games = pgn::read_pgn_tree(text)?;
     if games.is_empty() {
@@ -344,7 +349,8 @@ fn tree_of(nodes: &[TreeNode]) -> Result<Vec<pgn::TreeMove>, String> {
 
 /// The game as PGN in the match runner's dialect (the rules' one writer): the
 /// seven-tag roster, `Variant`, `SetUp`/`FEN`, `Termination` when the game is
-/// over, `PlyCount`; SAN in chess, tokens in the variants. A game the rules
+/// over, `PlyCount`; the moves in readable text (the match runner keeps
+/// tokens in the variants; the import reads both). A game the rules
 /// have not ended may have ended by the players' choice (`ended`). With a
 /// `tree`, its main line is the game, written with its variations, comments
 /// and glyphs.
@@ -391,6 +397,7 @@ pub fn export_pgn(
             .as_ref()
             .map(|o| o.reason())
             .or(ended.map(Agreed::reason)),
+        notation: Notation::Readable,
     };
     match tree {
         Some(t) => Ok(pgn::write_game_tree(&record, &t)?.text),

@@ -95,9 +95,16 @@ macro_rules! andernach_variant {
                 dead_material(board)
             }
 
+            /// Cutechess writes and reads the same SAN.
+            const SHARED_NOTATION: bool = true;
+
             /// SAN as Cutechess writes it, so that the two read each other's PGN.
             fn move_text(pos: &Position<Self>, mv: Move) -> String {
                 san(pos, mv)
+            }
+
+            fn move_texts(pos: &Position<Self>, legal: &[Move]) -> Vec<String> {
+                legal.iter().map(|&mv| san(pos, mv)).collect()
             }
 
             /// Cutechess's SAN, or a token.
