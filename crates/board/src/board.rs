@@ -488,6 +488,51 @@ mod tests {
         assert_eq!(info.start_ply, 23);
     }
 
+    /// A variant's moves as the page lists them (readable text) and what the
+    /// status line says of the last one; its PGN written and read back in
+    /// readable text.
+    #[test]
+    fn variant_moves_readable_and_said() {
+        let fen = "3b3k/6n1/3p4/8/8/8/8/K7 b - - 0 1 e4*e5f6g7";
+        let moves = ["d8f6".to_string(), "a1a2".to_string()];
+        let (_, info) = describe(VariantKind::CruisePawns, Some(fen), &moves).unwrap();
+        assert_eq!(info.sans, ["Bx*f6+", "Ka2"]);
+        assert_eq!(
+            info.said,
+            [
+                "the bishop on d8 shoots the missile down on f6",
+                "the king on a1 goes to a2"
+            ]
+        );
+        let moves = ["h8g8".to_string()];
+        let (_, info) = describe(VariantKind::CruisePawns, Some(fen), &moves).unwrap();
+        let last = info.last.expect("a last move");
+        assert_eq!(last.san, "*Kg8");
+        assert_eq!(
+            last.said,
+            "the missile detonates on g7: the knight is removed; the king on h8 goes to g8"
+        );
+        let launch = info.legal_moves.iter().find(|m| m.token == "a1b2");
+        assert_eq!(launch.map(|m| m.san.as_str()), Some("Kb2"));
+        // Subversion: exported readable, imported back as the same tokens.
+        let fen = "1r5k/8/2n5/3pb3/3N4/8/6PP/K7 w - - 0 1";
+        let moves = ["@e5,g2".to_string(), "h8g8".to_string()];
+        let text = export_pgn(
+            VariantKind::Subversion,
+            Some(fen),
+            &moves,
+            "a",
+            "b",
+            None,
+            None,
+        )
+        .unwrap();
+        assert!(text.contains("1. @Be5+/Pg2 Kg8 *"), "{text}");
+        let games = import_pgn(&text).unwrap();
+        assert_eq!(games[0].moves, moves);
+        assert_eq!(games[0].sans, ["@Be5+/Pg2", "Kg8"]);
+    }
+
     fn node(parent: i64, token: &str) -> TreeNode {
         TreeNode {
             parent,
