@@ -848,7 +848,7 @@ pub fn read_pgn_tree(text: &str) -> Result<Vec<PgnTreeGame>, PgnError> {
 pub struct TreeMove {
     /// The canonical docs/RULES.md token (UCI in chess).
     pub token: String,
-    /// As the notation writes it (SAN in chess).
+    /// In readable text (SAN in chess; docs/RULES.md, "Notation: readable").
     pub text: String,
     pub nags: Vec<u8>,
     pub before: Option<String>,
