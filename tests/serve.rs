@@ -649,6 +649,8 @@ fn errors_leave_the_position() {
         json!({"type": "options", "threads": 1000}),
         json!({"type": "go"}),
         json!({"type": "go", "movetime": 100000000}),
+        json!({"type": "go", "wtime": 1000}),
+        json!({"type": "go", "wtime": 1000, "btime": -5}),
         json!({"type": "pgn_import", "text": "[Event \"x\"]\n\n1. e4 e5 2. Qxf7"}),
         json!({"type": "pgn_export", "variant": "chess", "moves": ["e2e5"]}),
     ] {
@@ -672,6 +674,20 @@ fn errors_leave_the_position() {
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     );
     assert_eq!(r["id"], 5);
+    // On a clock the engine spends its own time: with 300 ms left (Black's
+    // clock, Black to move) it answers well within it, as UCI's go would.
+    let t = std::time::Instant::now();
+    let r = ask(
+        &mut ws,
+        &json!({"type": "go", "id": 6, "wtime": 60000, "btime": 300, "winc": 0, "binc": 0}),
+    );
+    assert_eq!(r["type"], "bestmove", "{r}");
+    assert_eq!(r["id"], 6);
+    assert!(
+        t.elapsed() < std::time::Duration::from_millis(300),
+        "{:?}",
+        t.elapsed()
+    );
 }
 
 #[test]

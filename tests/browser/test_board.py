@@ -654,6 +654,51 @@ def test_play_end(b):
             check(status.startswith("Game over: 1/2-1/2") and "draw agreed" in status, f"status {status!r}")
 
 
+def test_clocks(b):
+    """A clocked game: the increment is added after each move, Turncoat
+    answers on its own clock, the flag falls at zero and ends the game, and
+    the PGN has the time control and each move's clock."""
+    page = b.page
+    b.set_variant("chess")
+    b.wait_fen(START_FEN, "new game")
+    page.select_option("#side", "white")
+    page.select_option("#tc-minutes", "0.25")
+    page.select_option("#tc-increment", "2")
+    page.click("#playbtn")
+    check(page.locator("#clocks").is_visible(), "the clocks are shown")
+    check(page.is_disabled("#tc-minutes") and page.is_disabled("#strength"), "the time control is fixed while playing")
+    c = page.evaluate("window.turncoat.clock()")
+    check(c["running"] == "white" and c["inc"] == 2000, f"White's clock runs first: {c}")
+    b.click("e2", "e4")
+    wait_for(page, "window.turncoat.state.node.ply === 2 && !window.turncoat.state.waitingEngine", timeout=15000)
+    first, second = page.evaluate("[1, 2].map((p) => { let n = window.turncoat.state.root; for (let i = 0; i < p; i++) n = n.children[0]; return n.clk; })")
+    # 15 s plus the 2 s increment, less the time the click took (well under
+    # 2 s), so more than the 15 s the clock started with.
+    check(15000 < first <= 17000, f"White's clock after e4: {first}")
+    # Turncoat spent some of its own clock and gained the increment.
+    check(0 < second <= 17000, f"Black's clock after its move: {second}")
+    c = page.evaluate("window.turncoat.clock()")
+    check(c["running"] == "white", f"White's clock runs again: {c}")
+    text = page.inner_text("#clock-black")
+    check(re.fullmatch(r"0:\d\d(\.\d)?", text) is not None, f"Black's clock reads {text!r}")
+    # White does not move: the flag falls.
+    wait_for(page, "!window.turncoat.state.playing", timeout=25000)
+    status = page.inner_text("#status")
+    check(status == "Game over: 0-1 — Black wins (White's time is up)", f"status at the flag: {status!r}")
+    check("flagged" in page.get_attribute("#clock-white", "class"), "White's clock shows the flag")
+    check(page.inner_text("#clock-white") == "0:00.0", f"White's clock at the flag: {page.inner_text('#clock-white')!r}")
+    check(page.inner_text("#moves").endswith("0-1"), f"move list {page.inner_text('#moves')!r}")
+    check(not page.is_disabled("#tc-minutes"), "the time control can be changed again")
+    page.fill("#pgn", "")
+    page.click("#pgnexport")
+    wait_for(page, "document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
+    exported = page.input_value("#pgn")
+    for want in ['[TimeControl "15+2"]', '[Termination "time forfeit"]', '[Result "0-1"]', "1. e4 {[%clk 0:00:1", "{White's time is up} 0-1"]:
+        check(want in exported, f"{want!r} in the export: {exported!r}")
+    page.select_option("#tc-minutes", "0")
+    page.select_option("#tc-increment", "0")
+
+
 def test_pgn(b, path):
     page = b.page
     with open(path) as f:
@@ -698,7 +743,7 @@ def test_pgn(b, path):
 LICHESS_PGN = """[Event "Casual game"]
 [Site "https://lichess.org/abcdefgh"]
 
-1. e4 e5 2. Nf3?! {a comment} (2. Nc3 Nc6 $1) 2... Nc6 3. Bc4 Bc5 4. 0-0
+1. e4 { [%clk 0:03:00] } e5 { [%eval 0.2] [%clk 0:02:59.5] } 2. Nf3?! {a comment} (2. Nc3 Nc6 $1) 2... Nc6 3. Bc4 Bc5 4. 0-0
 """
 
 
@@ -708,7 +753,13 @@ def test_pgn_tolerant(b):
     page = b.page
     page.fill("#pgn", LICHESS_PGN)
     page.click("#pgnload")
-    wait_for(page, "window.turncoat.state.games.length === 1 && window.turncoat.state.root.children.length > 0", timeout=10000)
+    # The game shown before (another variant's) must not satisfy the wait.
+    wait_for(
+        page,
+        "window.turncoat.state.games.length === 1 && window.turncoat.state.variant === 'chess'"
+        " && window.turncoat.state.root.children.length > 0 && window.turncoat.state.root.children[0].token === 'e2e4'",
+        timeout=10000,
+    )
     tree = page.evaluate(TREE)
     tokens = [t for _, t, _ in tree["nodes"]]
     check(
@@ -717,12 +768,53 @@ def test_pgn_tolerant(b):
     )
     text = page.inner_text("#moves")
     check("Nf3?!" in text and "a comment" in text and "O-O" in text, f"move list {text!r}")
+    check("%" not in text, f"lichess's [%clk]/[%eval] commands are not shown: {text!r}")
     check(page.locator("#moves .var").count() == 1, "the variation is listed")
     page.click("#pgnexport")
     wait_for(page, "document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
     exported = page.input_value("#pgn")
-    check("2. Nf3?! {a comment} (2. Nc3 Nc6!) 2... Nc6" in exported, f"exported {exported!r}")
-    check("4. O-O *" in exported, f"exported {exported!r}")
+    flat = " ".join(exported.split())  # the movetext wraps at 80 columns
+    check("2. Nf3?! {a comment} (2. Nc3 Nc6!) 2... Nc6" in flat, f"exported {exported!r}")
+    check("4. O-O *" in flat, f"exported {exported!r}")
+    check("1. e4 {[%clk 0:03:00]} 1... e5 {[%clk 0:02:59]} 2. Nf3?!" in flat, f"the clocks kept: {exported!r}")
+    check("TimeControl" not in exported, f"no time control of an earlier game: {exported!r}")
+    # A variation with a move that cannot be played there is cut at that move
+    # (left out when it is its first); the game loads and the page says so.
+    page.fill("#pgn", "1. d4 d5 (1... Qxd2) (1... Nf6 2. c4 Bxh8) 2. c4 *")
+    page.click("#pgnload")
+    wait_for(page, "window.turncoat.state.root.children.length > 0 && window.turncoat.state.root.children[0].token === 'd2d4'", timeout=10000)
+    tree = page.evaluate(TREE)
+    tokens = [t for _, t, _ in tree["nodes"]]
+    check(tokens == ["d2d4", "d7d5", "c2c4", "g8f6", "c2c4"], f"the game and the legal part of its variations: {tokens}")
+    note = page.inner_text("#error")
+    check(
+        note.startswith("Loaded, but a variation was left out: move 2")
+        and "a variation was cut after 2 moves: move 4" in note,
+        f"the cut variations said: {note!r}",
+    )
+
+
+def test_long_game(b, path):
+    """A game longer than one position request carries loads and every
+    position of it can be shown: the end, and back one move from there."""
+    page = b.page
+    with open(path) as f:
+        text = f.read()
+    page.fill("#pgn", text)
+    page.click("#pgnload")
+    wait_for(page, "window.turncoat.state.root.children.length > 0 && window.turncoat.state.root.children[0].token === 'b1a3'", timeout=20000)
+    plies = page.evaluate("(() => { let n = window.turncoat.state.root, k = 0; while (n.children.length) { n = n.children[0]; k++; } return k; })()")
+    check(plies == 2500, f"the whole game loaded: {plies} plies")
+    page.keyboard.press("End")
+    wait_for(page, "window.turncoat.state.node.ply === 2500", timeout=20000)
+    fen = page.input_value("#fen")
+    page.keyboard.press("ArrowLeft")
+    wait_for(page, "window.turncoat.state.node.ply === 2499", timeout=20000)
+    before = page.input_value("#fen")
+    check(fen != before and fen.split(" ")[1] != before.split(" ")[1], f"two positions: {before!r}, {fen!r}")
+    check(page.locator("#error").is_hidden(), f"no error: {page.inner_text('#error')!r}")
+    last = page.evaluate("window.turncoat.state.info.last && window.turncoat.state.info.last.san")
+    check(last is not None and last != "", f"the last move is shown: {last!r}")
 
 
 def test_too_many_tabs(b, browser):
@@ -1029,9 +1121,12 @@ def main():
             ("game analysis", lambda: test_game_analysis(b)),
             ("play", lambda: test_play(b)),
             ("end of play", lambda: test_play_end(b)),
+            ("clocks", lambda: test_clocks(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: test_pgn(b, x))) for x in PGNS]
         steps.append(("pgn as lichess writes it", lambda: test_pgn_tolerant(b)))
         steps.append(("link", lambda: test_link(b, browser)))
+        if os.environ.get("TURNCOAT_LONG_GAME"):
+            steps.append(("long game", lambda: test_long_game(b, os.environ["TURNCOAT_LONG_GAME"])))
         steps.append(("storage", lambda: test_storage(b)))
         steps.append(("reconnect", lambda: test_reconnect(browser)))
         steps.append(("too many tabs", lambda: test_too_many_tabs(b, browser)))

@@ -10,8 +10,8 @@ use shakmaty::Color;
 
 use super::board::{san_line, Spec};
 use super::protocol::{
-    AnalysisInfo, Line, PageScore, PositionValue, Response, DEFAULT_HASH_MB, MAX_HASH_MB,
-    MAX_MOVETIME_MS, MAX_MULTIPV, MAX_NODES,
+    AnalysisInfo, Line, PageScore, PositionValue, Response, DEFAULT_HASH_MB, MAX_CLOCK_MS,
+    MAX_HASH_MB, MAX_INCREMENT_MS, MAX_MOVETIME_MS, MAX_MULTIPV, MAX_NODES,
 };
 use turncoat_engine::clock::Instant;
 use turncoat_engine::search::tt::Bound;
@@ -48,10 +48,20 @@ pub enum Job {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// An engine move's budget: a time, nodes, or both players' clocks (the
+/// time left and the increments, in ms, as UCI's `go` takes them).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveLimits {
     pub movetime: Option<u64>,
     pub nodes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wtime: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub btime: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winc: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binc: Option<u64>,
 }
 
 impl Job {
@@ -64,26 +74,45 @@ impl Job {
         Ok(Job::Analyse { multipv })
     }
 
-    pub fn engine_move(
-        id: Option<u64>,
-        movetime: Option<u64>,
-        nodes: Option<u64>,
-    ) -> Result<Job, String> {
-        if movetime.is_none() && nodes.is_none() {
-            return Err("go needs movetime (ms) or nodes".to_string());
+    pub fn engine_move(id: Option<u64>, limits: MoveLimits) -> Result<Job, String> {
+        let clock = limits.wtime.is_some() || limits.btime.is_some();
+        if limits.movetime.is_none() && limits.nodes.is_none() && !clock {
+            return Err("go needs movetime (ms), nodes, or wtime and btime".to_string());
         }
-        if movetime.is_some_and(|t| !(1..=MAX_MOVETIME_MS).contains(&t)) {
+        if limits
+            .movetime
+            .is_some_and(|t| !(1..=MAX_MOVETIME_MS).contains(&t))
+        {
             return Err(format!(
                 "movetime must be between 1 and {MAX_MOVETIME_MS} ms"
             ));
         }
-        if nodes.is_some_and(|n| !(1..=MAX_NODES).contains(&n)) {
+        if limits.nodes.is_some_and(|n| !(1..=MAX_NODES).contains(&n)) {
             return Err(format!("nodes must be between 1 and {MAX_NODES}"));
         }
-        Ok(Job::Move {
-            id,
-            limits: MoveLimits { movetime, nodes },
-        })
+        if clock && (limits.wtime.is_none() || limits.btime.is_none()) {
+            return Err("a clock needs both wtime and btime".to_string());
+        }
+        if (limits.winc.is_some() || limits.binc.is_some()) && !clock {
+            return Err("winc and binc need wtime and btime".to_string());
+        }
+        if [limits.wtime, limits.btime]
+            .into_iter()
+            .flatten()
+            .any(|t| t > MAX_CLOCK_MS)
+        {
+            return Err(format!("wtime and btime must be at most {MAX_CLOCK_MS} ms"));
+        }
+        if [limits.winc, limits.binc]
+            .into_iter()
+            .flatten()
+            .any(|t| t > MAX_INCREMENT_MS)
+        {
+            return Err(format!(
+                "winc and binc must be at most {MAX_INCREMENT_MS} ms"
+            ));
+        }
+        Ok(Job::Move { id, limits })
     }
 
     pub fn evaluate(id: Option<u64>, nodes: u64) -> Result<Job, String> {
@@ -258,6 +287,10 @@ impl Tab {
             Job::Move { limits, .. } => Limits {
                 movetime: limits.movetime,
                 nodes: limits.nodes,
+                wtime: limits.wtime,
+                btime: limits.btime,
+                winc: limits.winc,
+                binc: limits.binc,
                 ..Limits::default()
             },
             Job::Evaluate { nodes, .. } => Limits {

@@ -258,6 +258,15 @@ pub fn import_pgn(text: &str) -> Result<Vec<PgnGameInfo>, String> {
             start_fen,
             result: g.result.clone(),
             tree,
+            cut: replayed
+                .cut
+                .iter()
+                .map(|c| match c.kept {
+                    0 => format!("a variation was left out: {}", c.error),
+                    1 => format!("a variation was cut after its first move: {}", c.error),
+                    n => format!("a variation was cut after {n} moves: {}", c.error),
+                })
+                .collect(),
         });
     }
     Ok(out)
@@ -354,15 +363,62 @@ fn tree_of(nodes: &[TreeNode]) -> Result<Vec<pgn::TreeMove>, String> {
 /// have not ended may have ended by the players' choice (`ended`). With a
 /// `tree`, its main line is the game, written with its variations, comments
 /// and glyphs.
+/// Who played an exported game, and what the board knows of it beyond the
+/// moves: how the players ended it, and its time control.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Players<'a> {
+    pub white: &'a str,
+    pub black: &'a str,
+    pub ended: Option<Agreed>,
+    /// PGN's TimeControl: seconds a side, `+` the increment (`300+3`).
+    pub time_control: Option<&'a str>,
+}
+
+impl<'a> Players<'a> {
+    pub fn named(white: &'a str, black: &'a str) -> Self {
+        Players {
+            white,
+            black,
+            ..Players::default()
+        }
+    }
+}
+
+/// Longest TimeControl tag value accepted for export.
+const MAX_TIME_CONTROL_LEN: usize = 24;
+
+/// Whether `tc` is PGN's `seconds` or `seconds+increment` (what the board's
+/// clocks write).
+fn valid_time_control(tc: &str) -> bool {
+    let digits = |t: &str| !t.is_empty() && t.len() <= 10 && t.bytes().all(|b| b.is_ascii_digit());
+    tc.len() <= MAX_TIME_CONTROL_LEN
+        && match tc.split_once('+') {
+            Some((base, inc)) => digits(base) && digits(inc),
+            None => digits(tc),
+        }
+}
+
 pub fn export_pgn(
     variant: VariantKind,
     fen_text: Option<&str>,
     moves: &[String],
-    white: &str,
-    black: &str,
-    ended: Option<Agreed>,
+    players: &Players,
     tree: Option<&[TreeNode]>,
 ) -> Result<String, String> {
+    let Players {
+        white,
+        black,
+        ended,
+        time_control,
+    } = *players;
+    if let Some(tc) = time_control.filter(|tc| !valid_time_control(tc)) {
+        return Err(format!(
+            "time_control {:?} is not seconds or seconds+increment",
+            tc.chars()
+                .take(MAX_TIME_CONTROL_LEN + 1)
+                .collect::<String>()
+        ));
+    }
     let tree = tree.map(tree_of).transpose()?;
     let main: Vec<String> = match &tree {
         Some(t) => t.iter().map(|m| m.token.clone()).collect(),
@@ -375,8 +431,16 @@ pub fn export_pgn(
     let ended = ended.filter(|_| outcome.is_none());
     let date = pgn::today();
     let mut tags = Vec::new();
+    if let Some(tc) = time_control {
+        tags.push(("TimeControl", tc.to_string()));
+    }
     if outcome.is_some() || ended.is_some() {
-        tags.push(("Termination", "normal".to_string()));
+        let how = if ended.is_some_and(Agreed::on_time) {
+            "time forfeit"
+        } else {
+            "normal"
+        };
+        tags.push(("Termination", how.to_string()));
     }
     let record = pgn::PgnRecord {
         variant,
@@ -574,7 +638,14 @@ mod tests {
         nodes.push(node(1, "b1c3"));
         nodes[4].nags = vec![1];
         nodes.push(node(-1, "d2d4"));
-        let text = export_pgn(VariantKind::Chess, None, &[], "a", "b", None, Some(&nodes)).unwrap();
+        let text = export_pgn(
+            VariantKind::Chess,
+            None,
+            &[],
+            &Players::named("a", "b"),
+            Some(&nodes),
+        )
+        .unwrap();
         assert!(
             text.contains("1. e4 (1. d4) 1... e5 2. Nf3?! {a comment} (2. Nc3!) 2... Nc6 *"),
             "{text}"
@@ -585,33 +656,64 @@ mod tests {
         assert_eq!(back[0].tree[0].variations[0][0].token, "d2d4");
         // Refused: a parent after its child, an illegal move in a variation.
         let bad = vec![node(1, "e2e4"), node(-1, "d2d4")];
-        assert!(
-            export_pgn(VariantKind::Chess, None, &[], "a", "b", None, Some(&bad))
-                .unwrap_err()
-                .contains("parent")
-        );
+        assert!(export_pgn(
+            VariantKind::Chess,
+            None,
+            &[],
+            &Players::named("a", "b"),
+            Some(&bad)
+        )
+        .unwrap_err()
+        .contains("parent"));
         let bad = vec![node(-1, "e2e4"), node(-1, "e7e5")];
-        assert!(export_pgn(VariantKind::Chess, None, &[], "a", "b", None, Some(&bad)).is_err());
+        assert!(export_pgn(
+            VariantKind::Chess,
+            None,
+            &[],
+            &Players::named("a", "b"),
+            Some(&bad)
+        )
+        .is_err());
         // Variations in variations: node 2k + 1 has two children, the second
         // a variation one level deeper than the last.
         let deep: Vec<TreeNode> = (0..150)
             .map(|j: i64| node(if j < 2 { -1 } else { 2 * ((j - 2) / 2) + 1 }, "e2e4"))
             .collect();
-        let refused = export_pgn(VariantKind::Chess, None, &[], "a", "b", None, Some(&deep));
+        let refused = export_pgn(
+            VariantKind::Chess,
+            None,
+            &[],
+            &Players::named("a", "b"),
+            Some(&deep),
+        );
         assert_eq!(refused, Err("variations nested too deep".to_string()));
     }
 
     #[test]
     fn pgn_round_trip() {
         let moves: Vec<String> = ["e2e4", "e7e5", "g1f3"].map(String::from).to_vec();
-        let text = export_pgn(VariantKind::Chess, None, &moves, "a", "b", None, None).unwrap();
+        let text = export_pgn(
+            VariantKind::Chess,
+            None,
+            &moves,
+            &Players::named("a", "b"),
+            None,
+        )
+        .unwrap();
         assert!(text.contains("1. e4 e5 2. Nf3 *"), "{text}");
         let games = import_pgn(&text).unwrap();
         assert_eq!(games[0].moves, moves);
         // Numbering from a start with Black to move at move 12.
         let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 12";
         let moves: Vec<String> = ["e7e5", "g1f3"].map(String::from).to_vec();
-        let text = export_pgn(VariantKind::Chess, Some(fen), &moves, "a", "b", None, None).unwrap();
+        let text = export_pgn(
+            VariantKind::Chess,
+            Some(fen),
+            &moves,
+            &Players::named("a", "b"),
+            None,
+        )
+        .unwrap();
         assert!(text.contains("12... e5 13. Nf3 *"), "{text}");
         // A resignation: the result and why; the rules' end wins over it.
         let moves: Vec<String> = ["e2e4", "e7e5"].map(String::from).to_vec();
@@ -619,9 +721,10 @@ mod tests {
             VariantKind::Chess,
             None,
             &moves,
-            "a",
-            "b",
-            Some(Agreed::WhiteResigns),
+            &Players {
+                ended: Some(Agreed::WhiteResigns),
+                ..Players::named("a", "b")
+            },
             None,
         )
         .unwrap();
@@ -633,13 +736,34 @@ mod tests {
             VariantKind::Chess,
             None,
             &mate,
-            "a",
-            "b",
-            Some(Agreed::DrawAgreed),
+            &Players {
+                ended: Some(Agreed::DrawAgreed),
+                ..Players::named("a", "b")
+            },
             None,
         )
         .unwrap();
         assert!(text.contains("[Result \"0-1\"]"), "{text}");
         assert!(!text.contains("Draw agreed"), "{text}");
+        // A flag fall on a clock: the time control, the forfeit and why.
+        let moves: Vec<String> = ["e2e4", "e7e5", "g1f3"].map(String::from).to_vec();
+        let players = Players {
+            ended: Some(Agreed::BlackFlag),
+            time_control: Some("180+2"),
+            ..Players::named("a", "b")
+        };
+        let text = export_pgn(VariantKind::Chess, None, &moves, &players, None).unwrap();
+        assert!(text.contains("[Result \"1-0\"]"), "{text}");
+        assert!(text.contains("[TimeControl \"180+2\"]"), "{text}");
+        assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
+        assert!(text.contains("2. Nf3 {Black's time is up} 1-0"), "{text}");
+        for bad in ["", "3m", "180+", "+2", "1+2+3", "99999999999", "180 + 2"] {
+            let players = Players {
+                time_control: Some(bad),
+                ..Players::named("a", "b")
+            };
+            let refused = export_pgn(VariantKind::Chess, None, &moves, &players, None);
+            assert!(refused.is_err(), "{bad:?}");
+        }
     }
 }

@@ -22,6 +22,10 @@ pub const DEFAULT_HASH_MB: u64 = 32;
 pub const MAX_MOVETIME_MS: u64 = 60_000;
 /// Largest node budget for one engine move or one position's evaluation.
 pub const MAX_NODES: u64 = 200_000_000;
+/// Longest time on a play clock, in ms (a day: more than any game needs).
+pub const MAX_CLOCK_MS: u64 = 86_400_000;
+/// Largest increment a play clock may add per move, in ms.
+pub const MAX_INCREMENT_MS: u64 = 600_000;
 /// Most games read from one PGN upload.
 pub const MAX_PGN_GAMES: usize = 1000;
 
@@ -47,8 +51,10 @@ pub enum Request {
     },
     /// Stops analysis or an engine move; answered by `stopped`.
     Stop,
-    /// The engine's move in the current position (play mode): `movetime` in ms
-    /// or `nodes`. Answered by `bestmove`.
+    /// The engine's move in the current position (play mode): `movetime` in ms,
+    /// `nodes`, or a clock (`wtime` and `btime`, the time left in ms, with
+    /// `winc`/`binc`, the increments, as UCI's `go` has them: the engine then
+    /// spends its own clock). Answered by `bestmove`.
     Go {
         #[serde(default)]
         id: Option<u64>,
@@ -56,6 +62,14 @@ pub enum Request {
         movetime: Option<u64>,
         #[serde(default)]
         nodes: Option<u64>,
+        #[serde(default)]
+        wtime: Option<u64>,
+        #[serde(default)]
+        btime: Option<u64>,
+        #[serde(default)]
+        winc: Option<u64>,
+        #[serde(default)]
+        binc: Option<u64>,
     },
     /// Engine settings for this tab.
     Options {
@@ -99,10 +113,13 @@ pub enum Request {
         white: Option<String>,
         #[serde(default)]
         black: Option<String>,
-        /// How the game ended off the board (a resignation, a draw agreed),
-        /// when the rules did not end it.
+        /// How the game ended off the board (a resignation, a draw agreed, a
+        /// flag fall), when the rules did not end it.
         #[serde(default)]
         ended: Option<Agreed>,
+        /// The clocks' time control as PGN writes it (`300+3`), if any.
+        #[serde(default)]
+        time_control: Option<String>,
         /// The whole game with its variations, comments and annotations; when
         /// given, its main line is the game written and `moves` is not read.
         #[serde(default)]
@@ -130,20 +147,23 @@ pub struct TreeNode {
     pub comment: Option<String>,
 }
 
-/// A game's end that the players chose, not the rules.
+/// A game's end that came from the players or their clocks, not the rules.
 #[derive(Copy, Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Agreed {
     WhiteResigns,
     BlackResigns,
     DrawAgreed,
+    /// White's flag fell (the clock reached zero).
+    WhiteFlag,
+    BlackFlag,
 }
 
 impl Agreed {
     pub fn result(self) -> &'static str {
         match self {
-            Agreed::WhiteResigns => "0-1",
-            Agreed::BlackResigns => "1-0",
+            Agreed::WhiteResigns | Agreed::WhiteFlag => "0-1",
+            Agreed::BlackResigns | Agreed::BlackFlag => "1-0",
             Agreed::DrawAgreed => "1/2-1/2",
         }
     }
@@ -154,7 +174,14 @@ impl Agreed {
             Agreed::WhiteResigns => "White resigns",
             Agreed::BlackResigns => "Black resigns",
             Agreed::DrawAgreed => "Draw agreed",
+            Agreed::WhiteFlag => "White's time is up",
+            Agreed::BlackFlag => "Black's time is up",
         }
+    }
+
+    /// A flag fall (PGN's Termination "time forfeit").
+    pub fn on_time(self) -> bool {
+        matches!(self, Agreed::WhiteFlag | Agreed::BlackFlag)
     }
 }
 
@@ -309,6 +336,9 @@ pub struct PgnGameInfo {
     pub result: String,
     /// The main line again with its variations, comments and glyphs.
     pub tree: Vec<ImportedMove>,
+    /// What the import could not keep, in words: the variations cut short at
+    /// a move that cannot be played there.
+    pub cut: Vec<String>,
 }
 
 /// A move of an imported game.

@@ -3,7 +3,7 @@
 //! ([`Tab`]) here; the browser's page holds a proxy to the Web Worker that
 //! runs the same [`Tab`] there.
 
-use super::analysis::{check_options, Job, Tab};
+use super::analysis::{check_options, Job, MoveLimits, Tab};
 use super::board::{self, Spec};
 use super::protocol::{parse_request, PositionValue, Request, Response, MAX_MOVES};
 use super::report;
@@ -153,7 +153,21 @@ impl<H: EngineHost> Session<H> {
                 id,
                 movetime,
                 nodes,
-            } => match Job::engine_move(id, movetime, nodes) {
+                wtime,
+                btime,
+                winc,
+                binc,
+            } => match Job::engine_move(
+                id,
+                MoveLimits {
+                    movetime,
+                    nodes,
+                    wtime,
+                    btime,
+                    winc,
+                    binc,
+                },
+            ) {
                 Ok(job) => self.start(job, out),
                 Err(e) => out(Response::error(Some("go"), e).with_id(id)),
             },
@@ -230,18 +244,17 @@ impl<H: EngineHost> Session<H> {
                 white,
                 black,
                 ended,
+                time_control,
                 tree,
             } => {
+                let players = board::Players {
+                    white: white.as_deref().unwrap_or("?"),
+                    black: black.as_deref().unwrap_or("?"),
+                    ended,
+                    time_control: time_control.as_deref(),
+                };
                 let result = board::parse_variant(&variant).and_then(|v| {
-                    board::export_pgn(
-                        v,
-                        fen.as_deref(),
-                        &moves,
-                        white.as_deref().unwrap_or("?"),
-                        black.as_deref().unwrap_or("?"),
-                        ended,
-                        tree.as_deref(),
-                    )
+                    board::export_pgn(v, fen.as_deref(), &moves, &players, tree.as_deref())
                 });
                 match result {
                     Ok(text) => out(Response::PgnText { text }),
@@ -367,6 +380,57 @@ mod tests {
                     r#"start {{"fen":"{start}","moves":[],"variant":"subversion"}} {{"job":"move","id":3,"limits":{{"movetime":null,"nodes":1000}}}}"#
                 ),
             ]
+        );
+    }
+
+    /// A clock reaches the engine as UCI's go has it; a half-given or
+    /// oversized clock is refused with the reason, and nothing is started.
+    #[test]
+    fn engine_moves_on_a_clock() {
+        let mut s = Session::new(Recorder::default());
+        ask(&mut s, r#"{"type":"position","variant":"chess"}"#);
+        let refusals = [
+            (
+                r#"{"type":"go","id":1,"wtime":60000}"#,
+                "a clock needs both wtime and btime",
+            ),
+            (
+                r#"{"type":"go","id":1,"nodes":100,"winc":1000}"#,
+                "winc and binc need wtime and btime",
+            ),
+            (
+                r#"{"type":"go","id":1,"wtime":86400001,"btime":1000}"#,
+                "wtime and btime must be at most 86400000 ms",
+            ),
+            (
+                r#"{"type":"go","id":1,"wtime":1000,"btime":1000,"binc":600001}"#,
+                "winc and binc must be at most 600000 ms",
+            ),
+            (
+                r#"{"type":"go","id":1}"#,
+                "go needs movetime (ms), nodes, or wtime and btime",
+            ),
+        ];
+        for (request, message) in refusals {
+            assert_eq!(
+                ask(&mut s, request),
+                [format!(
+                    r#"{{"type":"error","request":"go","id":1,"message":"{message}"}}"#
+                )],
+                "{request}"
+            );
+        }
+        let calls = s.engine().calls.len();
+        ask(
+            &mut s,
+            r#"{"type":"go","id":2,"wtime":180000,"btime":175500,"winc":2000,"binc":2000}"#,
+        );
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            s.engine().calls[calls..],
+            [format!(
+                r#"start {{"fen":"{start}","moves":[],"variant":"chess"}} {{"job":"move","id":2,"limits":{{"movetime":null,"nodes":null,"wtime":180000,"btime":175500,"winc":2000,"binc":2000}}}}"#
+            )]
         );
     }
 

@@ -504,14 +504,17 @@ pub fn tag_value(s: &str) -> String {
     out
 }
 
-/// Comment text: braces (which would end the comment, or open another) and
-/// brackets (a `[` at the start of a line reads as a tag) become parentheses,
-/// control characters spaces. PGN has no escape inside a comment.
+/// Comment text: braces (which would end the comment, or open another) become
+/// parentheses, control characters spaces; PGN has no escape inside a
+/// comment. Brackets stay: lichess's commands (`[%clk 0:04:58]`) live in
+/// comments, and a written comment never starts a line (the movetext wraps
+/// between words, and a comment is one word, its opening brace first), so
+/// its `[` cannot read as a tag.
 pub fn comment_text(s: &str) -> String {
     s.chars()
         .map(|c| match c {
-            '{' | '[' => '(',
-            '}' | ']' => ')',
+            '{' => '(',
+            '}' => ')',
             c if c.is_control() => ' ',
             c => c,
         })
@@ -863,6 +866,19 @@ pub struct ReplayedTree {
     /// The start position's FEN as the rules write it.
     pub start_fen: String,
     pub moves: Vec<TreeMove>,
+    /// The variations cut short where a move could not be played, in the
+    /// order met.
+    pub cut: Vec<CutVariation>,
+}
+
+/// A variation kept only up to the move that could not be played (none of it
+/// when that was its first move), as lichess's import keeps what it can read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CutVariation {
+    /// How many of its moves were kept.
+    pub kept: usize,
+    /// Why the next one was refused (it names the move's ply).
+    pub error: PgnError,
 }
 
 /// The variant a game's `Variant` tag names (absent or `Standard`: chess).
@@ -880,8 +896,9 @@ fn variant_of(tag: Option<&str>) -> Result<VariantKind, PgnError> {
     }
 }
 
-/// Replays a game tree as [`replay`] replays a game: every move of every
-/// variation must be legal where it is played.
+/// Replays a game tree as [`replay`] replays a game: every move of the main
+/// line must be legal where it is played; a variation is kept up to its first
+/// move that is not, and the cut reported ([`ReplayedTree::cut`]).
 pub fn replay_tree(game: &PgnTreeGame) -> Result<ReplayedTree, PgnError> {
     let variant = variant_of(game.tag("Variant"))?;
     crate::with_variant!(variant, V => replay_tree_v::<V>(game, variant))
@@ -904,11 +921,13 @@ fn replay_tree_v<V: Variant>(
         game: Game::new(start),
         chess,
     };
-    let moves = replay_line(from, &game.moves, variant, 0, 0)?;
+    let mut cut = Vec::new();
+    let moves = replay_line(from, &game.moves, variant, 0, 0, &mut cut)?;
     Ok(ReplayedTree {
         variant,
         start_fen: fen::format(&start),
         moves,
+        cut,
     })
 }
 
@@ -949,12 +968,16 @@ fn token_of<V: Variant>(at: &mut LineStart<V>, text: &str, ply: usize) -> Result
     }
 }
 
+/// Replays `line` (depth 0: the main line; more: a variation) from `at`. A
+/// main line's illegal move is the game's error; a variation's ends the
+/// variation there, noted in `cut`.
 fn replay_line<V: Variant>(
     mut at: LineStart<V>,
     line: &[PgnMove],
     variant: VariantKind,
     plies_before: usize,
     depth: usize,
+    cut: &mut Vec<CutVariation>,
 ) -> Result<Vec<TreeMove>, PgnError> {
     if depth > MAX_VARIATION_DEPTH {
         return Err(variation_error("variations nested too deep"));
@@ -965,15 +988,27 @@ fn replay_line<V: Variant>(
     for (i, m) in line.iter().enumerate() {
         let ply = plies_before + i + 1;
         // The variations replace this move: played from the position before it.
-        let variations = m
-            .variations
-            .iter()
-            .map(|v| replay_line(at.clone(), v, variant, ply - 1, depth + 1))
-            .collect::<Result<Vec<_>, _>>()?;
-        let token = token_of(&mut at, &m.text, ply)?;
-        at.game
-            .play_token(&token)
-            .map_err(|error| PgnError::Move { ply, error })?;
+        let mut variations = Vec::with_capacity(m.variations.len());
+        for v in &m.variations {
+            let replayed = replay_line(at.clone(), v, variant, ply - 1, depth + 1, cut)?;
+            if !replayed.is_empty() {
+                variations.push(replayed);
+            }
+        }
+        let played = token_of(&mut at, &m.text, ply).and_then(|token| {
+            at.game
+                .play_token(&token)
+                .map(|_| token)
+                .map_err(|error| PgnError::Move { ply, error })
+        });
+        let token = match played {
+            Ok(token) => token,
+            Err(error) if depth > 0 => {
+                cut.push(CutVariation { kept: i, error });
+                break;
+            }
+            Err(error) => return Err(error),
+        };
         tokens.push(token.clone());
         out.push(TreeMove {
             token,
@@ -1251,11 +1286,39 @@ mod tests {
         // A variation left open is closed at the end.
         let g = &read_pgn_tree("1. e4 e5 (1... c5 2. Nf3").unwrap()[0];
         assert_eq!(texts(&g.moves[1].variations[0]), ["c5", "Nf3"]);
-        // An illegal move in a variation names its ply.
-        let g = &read_pgn_tree("1. e4 e5 (1... e4) 2. Nf3").unwrap()[0];
+        // An illegal move in a variation ends that variation there (all of
+        // it when it is its first move), the cut reported with its ply; the
+        // rest of the game loads.
+        let g = &read_pgn_tree("1. e4 e5 (1... e4) (1... c5 2. Nf3 Qxf7 3. d4) 2. Nf3 (2. Ke3)")
+            .unwrap()[0];
+        let t = replay_tree(g).unwrap();
+        assert_eq!(tokens(&t.moves), ["e2e4", "e7e5", "g1f3"]);
+        assert_eq!(t.moves[1].variations.len(), 1);
+        assert_eq!(tokens(&t.moves[1].variations[0]), ["c7c5", "g1f3"]);
+        assert!(t.moves[2].variations.is_empty());
+        let cut: Vec<(usize, usize)> = t
+            .cut
+            .iter()
+            .map(|c| match c.error {
+                PgnError::SanMove { ply, .. } => (c.kept, ply),
+                ref e => panic!("{e:?}"),
+            })
+            .collect();
+        assert_eq!(cut, [(0, 2), (2, 4), (0, 3)]);
+        assert_eq!(
+            t.cut[1].error.to_string(),
+            PgnError::SanMove {
+                ply: 4,
+                text: "Qxf7".to_string(),
+                why: "illegal san".to_string()
+            }
+            .to_string()
+        );
+        // In the main line it is still the game's error.
+        let g = &read_pgn_tree("1. e4 e5 2. Ke3").unwrap()[0];
         assert!(matches!(
             replay_tree(g),
-            Err(PgnError::SanMove { ply: 2, .. })
+            Err(PgnError::SanMove { ply: 3, .. })
         ));
     }
 }

@@ -172,6 +172,7 @@ function newGame(variant, fen, done) {
     clearError();
     stopGameAnalysis();
     state.ended = null;
+    if (!state.playing) { clock.on = false; clock.initial = 0; $('clocks').hidden = true; }
     state.variant = variant;
     $('variant').value = variant;
     state.root = makeNode(null, null, null);
@@ -437,13 +438,58 @@ window.addEventListener('hashchange', () => {
 /** Shows `node` (asking the server for its position). */
 function goTo(node) {
   if (!node) return;
-  requestPosition(state.variant, state.root.startFen, pathTokens(node), (ok, msg) => {
+  requestLine(node, [], (ok, msg) => {
     heading = null;
     if (!ok) { showError(msg.message); return; }
+    node.fen = msg.fen;
     state.node = node;
     show(msg);
   });
   heading = node;
+}
+
+/** Most moves one position request may carry (the backend's MAX_MOVES). */
+const MAX_REQUEST_MOVES = 2000;
+/** A FEN's halfmove clock (0 right after a capture or a pawn move). */
+const halfmoveOf = (fen) => parseInt(fen.split(' ')[4], 10);
+
+/** Asks for `node`'s position, then the `extra` tokens played from it. A
+ * longer game than one request carries is asked from the FEN of an ancestor
+ * already seen, preferably one right after an irreversible move (the rules
+ * then still see every earlier position a repetition could involve); when
+ * none is near enough, one halfway up is fetched first. */
+function requestLine(node, extra, cb) {
+  const path = pathTokens(node).concat(extra);
+  if (path.length <= MAX_REQUEST_MOVES) {
+    requestPosition(state.variant, state.root.startFen, path, cb);
+    return;
+  }
+  const tail = extra.slice();
+  let n = node;
+  // From a strict ancestor when no move follows: the answer then says what
+  // the last move did.
+  if (!tail.length) { tail.unshift(n.token); n = n.parent; }
+  let known = null;
+  let fresh = null;
+  for (; n && n.parent && tail.length <= MAX_REQUEST_MOVES; n = n.parent) {
+    if (n.fen) {
+      known = known || { fen: n.fen, moves: tail.slice() };
+      if (halfmoveOf(n.fen) === 0) { fresh = { fen: n.fen, moves: tail.slice() }; break; }
+    }
+    tail.unshift(n.token);
+  }
+  const base = fresh || known;
+  if (base) {
+    requestPosition(state.variant, base.fen, base.moves, cb);
+    return;
+  }
+  let a = node;
+  for (let i = 0; i < MAX_REQUEST_MOVES / 2 && a.parent; i++) a = a.parent;
+  requestLine(a, [], (ok, msg) => {
+    if (!ok) { cb(false, msg); return; }
+    a.fen = msg.fen;
+    requestLine(node, extra, cb);
+  });
 }
 
 // Where the last step through the moves is going, until its answer comes:
@@ -455,7 +501,7 @@ const here = () => heading || state.node;
 function playTokens(tokens, sans, onError, onPlayed) {
   const from = state.node;
   const clickTime = performance.now();
-  requestPosition(state.variant, state.root.startFen, pathTokens(from).concat(tokens), (ok, msg) => {
+  requestLine(from, tokens, (ok, msg) => {
     if (!ok) {
       if (onError) onError(msg); else showError(msg.message);
       render();
@@ -472,6 +518,8 @@ function playTokens(tokens, sans, onError, onPlayed) {
       }
       n = child;
     });
+    if (tokens.length === 1) clockMoved(n);
+    n.fen = msg.fen;
     state.node = n;
     show(msg);
     timings.lastMove = performance.now() - clickTime;
@@ -1271,6 +1319,7 @@ $('playbtn').onclick = () => {
   stopGameAnalysis();
   state.playing = true;
   state.userSide = $('side').value;
+  startClock();
   if (state.orientation !== state.userSide) flip();
   $('playbtn').textContent = 'Stop playing';
   $('playbtn').classList.add('on');
@@ -1283,6 +1332,7 @@ $('playbtn').onclick = () => {
 function stopPlaying() {
   if (!state.playing) return;
   state.playing = false;
+  pauseClock();
   if (state.waitingEngine) send({ type: 'stop' });
   state.waitingEngine = false;
   $('playbtn').textContent = 'Play vs Turncoat';
@@ -1303,7 +1353,12 @@ function maybeEngineMove() {
   goId = nextId++;
   drawOffer = null;
   state.waitingEngine = true;
-  send(s[0] === 't' ? { type: 'go', id: goId, movetime: n } : { type: 'go', id: goId, nodes: n });
+  if (clock.on) {
+    const ms = (side) => Math.max(0, Math.round(clockLeft(side)));
+    send({ type: 'go', id: goId, wtime: ms('white'), btime: ms('black'), winc: clock.inc, binc: clock.inc });
+  } else {
+    send(s[0] === 't' ? { type: 'go', id: goId, movetime: n } : { type: 'go', id: goId, nodes: n });
+  }
   renderStatus();
 }
 
@@ -1328,8 +1383,111 @@ $('takeback').onclick = () => {
   n.children = n.children.filter((c) => c !== cut);
   if (state.report && state.report.nodes.includes(cut)) state.report = null;
   if (state.ended && !mainLine().includes(state.ended.node)) state.ended = null;
+  // As on lichess, a takeback leaves the times as they are; the clock that
+  // runs is the side's to move.
+  if (state.playing && clock.running) runClock(sideToMove(n));
   goTo(n);
 };
+
+// ---------------------------------------------------------------- clocks
+
+// A clocked game against Turncoat: the time control picked before the start
+// (minutes a side, seconds added per move), the side to move's clock running,
+// the flag falling at zero. Turncoat is sent both clocks with each move asked
+// for and spends its own time, as a UCI engine under a GUI does.
+const clock = { on: false, initial: 0, inc: 0, left: { white: 0, black: 0 }, running: null, since: 0, timer: null };
+/** Display refresh while a clock runs, ms. */
+const CLOCK_TICK_MS = 100;
+/** Below this a clock shows tenths, and turns red. */
+const CLOCK_LOW_MS = 10000;
+
+function startClock() {
+  pauseClock();
+  const minutes = parseFloat($('tc-minutes').value);
+  clock.on = minutes > 0;
+  $('clocks').hidden = !clock.on;
+  for (const id of ['tc-minutes', 'tc-increment', 'strength']) $(id).disabled = true;
+  if (!clock.on) return;
+  clock.initial = Math.round(minutes * 60000);
+  clock.inc = parseInt($('tc-increment').value, 10) * 1000;
+  clock.left = { white: clock.initial, black: clock.initial };
+  $('clock-white').classList.remove('flagged');
+  $('clock-black').classList.remove('flagged');
+  runClock(state.info.turn);
+}
+
+/** Stops the running clock (the game ended or play stopped). */
+function pauseClock() {
+  if (clock.running) clock.left[clock.running] = clockLeft(clock.running);
+  clock.running = null;
+  clearInterval(clock.timer);
+  clock.timer = null;
+  for (const id of ['tc-minutes', 'tc-increment', 'strength']) $(id).disabled = false;
+  renderClocks();
+}
+
+function clockLeft(side) {
+  return clock.left[side] - (clock.running === side ? performance.now() - clock.since : 0);
+}
+
+function runClock(side) {
+  if (clock.running) clock.left[clock.running] = clockLeft(clock.running);
+  clock.running = side;
+  clock.since = performance.now();
+  if (!clock.timer) clock.timer = setInterval(tickClock, CLOCK_TICK_MS);
+  renderClocks();
+}
+
+/** A move of the clocked game was played (node is the new position): the
+ * mover's time stops, gains the increment, and the other clock starts. */
+function clockMoved(node) {
+  if (!state.playing || !clock.on || !clock.running) return;
+  const mover = clock.running;
+  clock.left[mover] = clockLeft(mover) + clock.inc;
+  node.clk = Math.max(0, clock.left[mover]);
+  clock.running = null;
+  runClock(mover === 'white' ? 'black' : 'white');
+}
+
+function tickClock() {
+  const side = clock.running;
+  if (!side) return;
+  if (clockLeft(side) > 0) { renderClocks(); return; }
+  // The flag falls: the game ends where it stands.
+  clock.left[side] = 0;
+  clock.running = null;
+  $('clock-' + side).classList.add('flagged');
+  if (state.waitingEngine) { send({ type: 'stop' }); state.waitingEngine = false; goId = -1; }
+  const end = mainLine().pop();
+  if (end !== state.node) goTo(end);
+  state.ended = { node: end, kind: side === 'white' ? 'white_flag' : 'black_flag' };
+  stopPlaying();
+  renderStatus();
+  renderMoves();
+}
+
+/** `h:mm:ss` for PGN (`full`), else `m:ss`, with tenths under 10 s. */
+function clockText(ms, full) {
+  const t = Math.max(0, ms);
+  const s = Math.floor(t / 1000);
+  const [h, m, sec] = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60];
+  const pad = (x) => String(x).padStart(2, '0');
+  if (full) return `${h}:${pad(m)}:${pad(sec)}`;
+  const main = h > 0 ? `${h}:${pad(m)}:${pad(sec)}` : `${m}:${pad(sec)}`;
+  return t < CLOCK_LOW_MS ? `${main}.${Math.floor((t % 1000) / 100)}` : main;
+}
+
+function renderClocks() {
+  if (!clock.on) return;
+  for (const side of ['white', 'black']) {
+    const el = $('clock-' + side);
+    const left = clockLeft(side);
+    el.textContent = clockText(left, false);
+    el.classList.toggle('running', clock.running === side);
+    el.classList.toggle('low', left < CLOCK_LOW_MS);
+  }
+}
+window.turncoat.clock = () => ({ on: clock.on, white: clockLeft('white'), black: clockLeft('black'), running: clock.running, inc: clock.inc });
 
 // ---------------------------------------------------------------- the end of a game by the players
 
@@ -1340,6 +1498,8 @@ const AGREED = {
   white_resigns: { result: '0-1', winner: 'black', reason: 'White resigns' },
   black_resigns: { result: '1-0', winner: 'white', reason: 'Black resigns' },
   draw_agreed: { result: '1/2-1/2', winner: null, reason: 'draw agreed' },
+  white_flag: { result: '0-1', winner: 'black', reason: "White's time is up" },
+  black_flag: { result: '1-0', winner: 'white', reason: "Black's time is up" },
 };
 
 /** The players' end of the game, if the position shown is where it ended. */
@@ -1454,6 +1614,8 @@ function loadGame(i) {
     $('games').value = String(i);
     renderMoves();
     updateLink();
+    // What the import left out, said (the game itself loaded).
+    if (g.cut && g.cut.length) showError(`Loaded, but ${g.cut.join('; ')}.`);
   });
 }
 
@@ -1464,22 +1626,40 @@ $('pgnexport').onclick = () => {
   const white = state.playing ? (state.userSide === 'white' ? user : 'Turncoat') : '?';
   const black = state.playing ? (state.userSide === 'black' ? user : 'Turncoat') : '?';
   const ended = state.ended && state.ended.node === end ? state.ended.kind : undefined;
-  const tree = flatTree(state.root).nodes.map(([parent, token, , notes]) => ({ parent, token, ...(notes || {}) }));
-  send({ type: 'pgn_export', variant: state.variant, fen: state.root.startFen, moves: pathTokens(end), white, black, ended, tree });
+  // A clocked game's moves carry the time left after each, as lichess
+  // writes it: [%clk 0:04:58].
+  const tree = flatTree(state.root).nodes.map(([parent, token, , notes]) => {
+    const { clk, ...rest } = notes || {};
+    const m = { parent, token, ...rest };
+    if (clk != null) m.comment = `[%clk ${clockText(clk, true)}]` + (m.comment ? ' ' + m.comment : '');
+    return m;
+  });
+  const tc = clock.initial > 0 && mainLine().some((n) => n.clk != null) ? `${Math.round(clock.initial / 1000)}+${Math.round(clock.inc / 1000)}` : undefined;
+  send({ type: 'pgn_export', variant: state.variant, fen: state.root.startFen, moves: pathTokens(end), white, black, ended, tree, time_control: tc });
 };
 
 /** A move's annotations from PGN: its glyphs as NAGs, comments before and
  * after it. */
 function setNotes(node, m) {
   if (Array.isArray(m.nags) && m.nags.length) node.nags = m.nags.filter((n) => Number.isInteger(n) && n >= 0 && n <= 255);
-  if (typeof m.comment === 'string') node.comment = m.comment;
+  if (typeof m.comment === 'string') {
+    // lichess's commands in a comment are data, not words: the clock is
+    // kept (and written back on export), the rest ([%eval], [%csl], ...)
+    // is not shown.
+    const clk = /\[%clk (\d+):(\d\d):(\d\d(?:\.\d+)?)\]/.exec(m.comment);
+    if (clk) node.clk = Math.round((Number(clk[1]) * 3600 + Number(clk[2]) * 60 + Number(clk[3])) * 1000);
+    const words = m.comment.replace(/\[%[^\]]*\]/g, ' ').replace(/\s+/g, ' ').trim();
+    if (words || !/\[%/.test(m.comment)) node.comment = words;
+  }
   if (typeof m.before === 'string') node.before = m.before;
+  if (Number.isFinite(m.clk) && m.clk >= 0) node.clk = m.clk;
 }
 
 /** The notes kept with a node (storage, export), or undefined. */
 function notesOf(node) {
-  if (!node.nags && node.comment === undefined && node.before === undefined) return undefined;
+  if (!node.nags && node.comment === undefined && node.before === undefined && node.clk == null) return undefined;
   const notes = {};
+  if (node.clk != null) notes.clk = Math.round(node.clk);
   if (node.nags) notes.nags = node.nags;
   if (node.comment !== undefined) notes.comment = node.comment;
   if (node.before !== undefined) notes.before = node.before;
