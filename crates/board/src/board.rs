@@ -585,9 +585,7 @@ mod tests {
             VariantKind::Subversion,
             Some(fen),
             &moves,
-            "a",
-            "b",
-            None,
+            &Players::named("a", "b"),
             None,
         )
         .unwrap();
