@@ -80,6 +80,8 @@ macro_rules! andernach_variant {
             /// Where a pawn's step changes its side it can walk back, so a
             /// pawn move does not make earlier positions unreachable.
             const CLOCK_RESET_IRREVERSIBLE: bool = !$double_step_changes_side;
+            /// Cutechess writes and reads the same SAN.
+            const SHARED_NOTATION: bool = true;
             type State = ();
             type Cache = ();
 
@@ -94,9 +96,6 @@ macro_rules! andernach_variant {
             fn insufficient_material(board: &Board) -> bool {
                 dead_material(board)
             }
-
-            /// Cutechess writes and reads the same SAN.
-            const SHARED_NOTATION: bool = true;
 
             /// SAN as Cutechess writes it, so that the two read each other's PGN.
             fn move_text(pos: &Position<Self>, mv: Move) -> String {

@@ -52,6 +52,11 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// Does a double step change the pawn's side (Anti- and Super-Andernach)?
     /// Then the pawn just past the en passant square is the side to move's.
     const DOUBLE_STEP_CHANGES_SIDE: bool = false;
+    /// Is the readable notation one that other programs read too (SAN in
+    /// chess, Cutechess's SAN in the Andernach variants)? Then the portable
+    /// notation the match runner writes is the readable one, else the tokens
+    /// ([`crate::notation::Notation`]).
+    const SHARED_NOTATION: bool = false;
     /// Extra state beyond chess: exactly what the FEN 7th field says, so it takes
     /// part in comparing and hashing positions; `()` when there is none.
     type State: Copy + Clone + Default + Debug + PartialEq + Eq + Hash + Send + Sync;
@@ -141,12 +146,6 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     fn format_move(_pos: &Position<Self>, mv: Move, out: &mut String) {
         mv.write_base(out);
     }
-
-    /// Is the readable notation one that other programs read too (SAN in
-    /// chess, Cutechess's SAN in the Andernach variants)? Then the portable
-    /// notation the match runner writes is the readable one, else the tokens
-    /// ([`crate::notation::Notation`]).
-    const SHARED_NOTATION: bool = false;
 
     /// The readable text of `mv` (legal in `pos`) in its two parts, the check
     /// mark going between them (docs/RULES.md, "Notation: readable"); `legal`
