@@ -817,6 +817,44 @@ def test_long_game(b, path):
     check(last is not None and last != "", f"the last move is shown: {last!r}")
 
 
+def test_explorer(b):
+    """The explorer counts the games of the files added, position by
+    position (a file over one message's size goes in parts), lists the moves
+    played with their results, the most played first, values them when the
+    engine is idle, and a click plays one."""
+    page = b.page
+    b.set_variant("chess")
+    b.wait_fen(START_FEN, "new game")
+    small = os.path.join(OUT, "explorer-small.pgn")
+    with open(small, "w") as f:
+        f.write('[Result "1-0"]\n\n1. e4 e5 1-0\n\n[Result "0-1"]\n\n1. e4 c5 0-1\n\n[Result "1/2-1/2"]\n\n1. d4 d5 1/2-1/2\n\n')
+        f.write('[Variant "subversion"]\n[Result "0-1"]\n\n1. e2e4 e7e5 0-1\n\n')
+    # 9000 games of one opening: over 1 MB, more than one message holds.
+    big = os.path.join(OUT, "explorer-big.pgn")
+    with open(big, "w") as f:
+        for i in range(9000):
+            f.write(f'[Event "big {i}"]\n[Round "{i}"]\n[White "Turncoat"]\n[Black "Turncoat"]\n[Result "1/2-1/2"]\n\n1. c4 c5 2. Nc3 Nc6 1/2-1/2\n\n')
+    check(os.path.getsize(big) > 1 << 20, f"the big file is over 1 MB: {os.path.getsize(big)}")
+    page.set_input_files("#explorer-files", [small, big])
+    wait_for(page, "document.getElementById('explorer-info').textContent.startsWith('9004 games')", timeout=60000)
+    wait_for(page, "window.turncoat.explorer() && window.turncoat.explorer().fen === window.turncoat.state.info.fen", timeout=10000)
+    rows = page.evaluate("window.turncoat.explorer().moves.map((m) => [m.san, m.games, m.white, m.draws, m.black])")
+    check(rows == [["c4", 9000, 0, 9000, 0], ["e4", 2, 1, 0, 1], ["d4", 1, 0, 1, 0]], f"the moves from the start: {rows}")
+    check(page.locator("#explorer-moves tr.mv").count() == 3, "three rows")
+    # Valued by short searches while the engine is idle.
+    wait_for(page, "window.turncoat.explorer().moves.every((m) => m.value !== null)", timeout=60000)
+    check(re.fullmatch(r"[+-]\d+\.\d\d|#-?\d+", page.inner_text("#explorer-moves tr.mv:nth-child(2) td.ev")) is not None, "a value is shown")
+    page.click("#explorer-moves tr.mv:nth-child(2)")
+    b.wait_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "e4 played from the explorer")
+    wait_for(page, "window.turncoat.explorer() && window.turncoat.explorer().fen === window.turncoat.state.info.fen", timeout=10000)
+    rows = page.evaluate("window.turncoat.explorer().moves.map((m) => [m.san, m.games])")
+    # One game each: the better score for Black, the side to move, first.
+    check(rows == [["c5", 1], ["e5", 1]], f"the moves after 1. e4: {rows}")
+    page.click("#explorer-clear")
+    wait_for(page, "document.getElementById('explorer-info').textContent === 'no games'", timeout=10000)
+    check(page.locator("#explorer-moves tr").count() == 0, "the table is empty")
+
+
 def test_too_many_tabs(b, browser):
     """A tab beyond the server's limit shows the server's reason, not a lost
     connection."""
@@ -1127,6 +1165,7 @@ def main():
         steps.append(("link", lambda: test_link(b, browser)))
         if os.environ.get("TURNCOAT_LONG_GAME"):
             steps.append(("long game", lambda: test_long_game(b, os.environ["TURNCOAT_LONG_GAME"])))
+        steps.append(("explorer", lambda: test_explorer(b)))
         steps.append(("storage", lambda: test_storage(b)))
         steps.append(("reconnect", lambda: test_reconnect(browser)))
         steps.append(("too many tabs", lambda: test_too_many_tabs(b, browser)))

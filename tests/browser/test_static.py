@@ -171,9 +171,11 @@ def main():
             ("stop", lambda: test_stop_is_prompt(b, "new worker")),
             ("play", lambda: tb.test_play(b)),
             ("end of play", lambda: tb.test_play_end(b)),
+            ("clocks", lambda: tb.test_clocks(b)),
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: tb.test_pgn(b, x))) for x in PGNS]
         steps.append(("pgn as lichess writes it", lambda: tb.test_pgn_tolerant(b)))
         steps.append(("link", lambda: tb.test_link(b, browser)))
+        steps.append(("explorer", lambda: tb.test_explorer(b)))
         steps.append(("storage", lambda: tb.test_storage(b)))
         if os.environ.get("TURNCOAT_MEASURE_GAME") and PGNS:
             steps.append(("measure game analysis", lambda: tb.measure_game_analysis(b, PGNS[0])))

@@ -473,6 +473,17 @@ pub fn export_pgn(
 mod tests {
     use super::*;
 
+    /// A chess game tree from the start, as the page exports it.
+    fn export_tree(nodes: &[TreeNode]) -> Result<String, String> {
+        export_pgn(
+            VariantKind::Chess,
+            None,
+            &[],
+            &Players::named("a", "b"),
+            Some(nodes),
+        )
+    }
+
     fn steps(variant: VariantKind, fen: Option<&str>, token: &str) -> Vec<String> {
         let (_, info) = describe(variant, fen, &[]).unwrap();
         info.legal_moves
@@ -636,14 +647,7 @@ mod tests {
         nodes.push(node(1, "b1c3"));
         nodes[4].nags = vec![1];
         nodes.push(node(-1, "d2d4"));
-        let text = export_pgn(
-            VariantKind::Chess,
-            None,
-            &[],
-            &Players::named("a", "b"),
-            Some(&nodes),
-        )
-        .unwrap();
+        let text = export_tree(&nodes).unwrap();
         assert!(
             text.contains("1. e4 (1. d4) 1... e5 2. Nf3?! {a comment} (2. Nc3!) 2... Nc6 *"),
             "{text}"
@@ -654,36 +658,15 @@ mod tests {
         assert_eq!(back[0].tree[0].variations[0][0].token, "d2d4");
         // Refused: a parent after its child, an illegal move in a variation.
         let bad = vec![node(1, "e2e4"), node(-1, "d2d4")];
-        assert!(export_pgn(
-            VariantKind::Chess,
-            None,
-            &[],
-            &Players::named("a", "b"),
-            Some(&bad)
-        )
-        .unwrap_err()
-        .contains("parent"));
+        assert!(export_tree(&bad).unwrap_err().contains("parent"));
         let bad = vec![node(-1, "e2e4"), node(-1, "e7e5")];
-        assert!(export_pgn(
-            VariantKind::Chess,
-            None,
-            &[],
-            &Players::named("a", "b"),
-            Some(&bad)
-        )
-        .is_err());
+        assert!(export_tree(&bad).is_err());
         // Variations in variations: node 2k + 1 has two children, the second
         // a variation one level deeper than the last.
         let deep: Vec<TreeNode> = (0..150)
             .map(|j: i64| node(if j < 2 { -1 } else { 2 * ((j - 2) / 2) + 1 }, "e2e4"))
             .collect();
-        let refused = export_pgn(
-            VariantKind::Chess,
-            None,
-            &[],
-            &Players::named("a", "b"),
-            Some(&deep),
-        );
+        let refused = export_tree(&deep);
         assert_eq!(refused, Err("variations nested too deep".to_string()));
     }
 

@@ -5,10 +5,12 @@
 //! knows the transport: [`session::Session`] turns a request's text into
 //! responses, [`board`] describes positions and reads and writes PGN,
 //! [`analysis`] runs a tab's engine and turns its events into the page's JSON,
-//! [`report`] reads a whole game's analysis as lichess does.
+//! [`report`] reads a whole game's analysis as lichess does, [`explorer`]
+//! counts the moves of the user's PGN files by position.
 
 pub mod analysis;
 pub mod board;
+pub mod explorer;
 pub mod protocol;
 pub mod report;
 pub mod session;

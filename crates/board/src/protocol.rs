@@ -4,6 +4,7 @@
 //! [`Response`]s. Anything that does not parse is answered with
 //! `{"type":"error",...}` and changes nothing.
 
+use super::explorer::{Added, ExploredMove};
 use serde::{Deserialize, Serialize};
 
 /// Largest WebSocket message the server reads (a PGN upload is the big one).
@@ -80,6 +81,20 @@ pub enum Request {
     },
     /// Reads PGN text; answered by `pgn`.
     PgnImport { text: String },
+    /// Adds the games of PGN text (one file, or a part of one cut between
+    /// games: a message is at most [`MAX_MESSAGE_BYTES`]) to the tab's
+    /// opening explorer; answered by `explorer`.
+    ExplorerAdd { text: String },
+    /// Empties the tab's opening explorer; answered by `explorer`.
+    ExplorerClear,
+    /// The moves the explorer's games played from `fen`; answered by
+    /// `explored`.
+    Explore {
+        #[serde(default)]
+        id: Option<u64>,
+        variant: String,
+        fen: String,
+    },
     /// The value of one position of a game (not necessarily the one shown):
     /// a search of `nodes` nodes, or the result when the game is over there.
     /// Answered by `evaluation`; a whole-game analysis asks one position
@@ -400,6 +415,20 @@ pub enum Response {
     },
     PgnText {
         text: String,
+    },
+    /// The explorer after `explorer_add` or `explorer_clear`: what the last
+    /// text added, and what it holds.
+    Explorer {
+        added: Added,
+        games: usize,
+        positions: usize,
+    },
+    Explored {
+        id: Option<u64>,
+        fen: String,
+        /// The explorer's games that reached this position (and went on).
+        games: u64,
+        moves: Vec<ExploredMove>,
     },
     Error {
         /// The request's `type`, when it could be read.

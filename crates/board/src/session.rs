@@ -5,6 +5,7 @@
 
 use super::analysis::{check_options, Job, MoveLimits, Tab};
 use super::board::{self, Spec};
+use super::explorer::Explorer;
 use super::protocol::{parse_request, PositionValue, Request, Response, MAX_MOVES};
 use super::report;
 use turncoat_rules::variants::VariantKind;
@@ -68,6 +69,8 @@ pub struct Session<H> {
     engine: H,
     /// MultiPV of the last analysis asked for (kept when the position changes).
     current_multipv: u32,
+    /// The opening explorer's games (the user's PGN files).
+    explorer: Explorer,
 }
 
 impl<H: EngineHost> Session<H> {
@@ -77,11 +80,20 @@ impl<H: EngineHost> Session<H> {
             spec: Spec::startpos(VariantKind::Chess),
             engine,
             current_multipv: 1,
+            explorer: Explorer::default(),
         }
     }
 
     pub fn engine(&mut self) -> &mut H {
         &mut self.engine
+    }
+
+    fn explorer_state(&self, added: super::explorer::Added) -> Response {
+        Response::Explorer {
+            added,
+            games: self.explorer.games(),
+            positions: self.explorer.positions(),
+        }
     }
 
     /// The first message of a tab: the engine, the variants, the bounds.
@@ -233,6 +245,31 @@ impl<H: EngineHost> Session<H> {
                     Err(e) => out(Response::error(Some("game_report"), e)),
                 }
             }
+            Request::ExplorerAdd { text } => match self.explorer.add_pgn(&text) {
+                Ok(added) => out(self.explorer_state(added)),
+                Err(e) => out(Response::error(Some("explorer_add"), e)),
+            },
+            Request::ExplorerClear => {
+                self.explorer.clear();
+                out(self.explorer_state(Default::default()));
+            }
+            Request::Explore { id, variant, fen } => {
+                let checked = board::parse_variant(&variant).and_then(|v| {
+                    board::describe(v, Some(&fen), &[]).map(|(_, info)| (v, info.fen))
+                });
+                match checked {
+                    Ok((v, fen)) => {
+                        let moves = self.explorer.explore(v, &fen);
+                        out(Response::Explored {
+                            id,
+                            games: moves.iter().map(|m| m.tally.games).sum(),
+                            fen,
+                            moves,
+                        })
+                    }
+                    Err(e) => out(Response::error(Some("explore"), e).with_id(id)),
+                }
+            }
             Request::PgnImport { text } => match board::import_pgn(&text) {
                 Ok(games) => out(Response::Pgn { games }),
                 Err(e) => out(Response::error(Some("pgn_import"), e)),
@@ -381,6 +418,48 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    /// The explorer over the protocol: games added, a position explored,
+    /// a bad FEN refused with the request's id, emptied.
+    #[test]
+    fn explorer_requests() {
+        let mut s = Session::new(Recorder::default());
+        let pgn = r#"{"type":"explorer_add","text":"[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n1. e4 c5 *\n\n1. Qh5 *"}"#;
+        assert_eq!(
+            ask(&mut s, pgn),
+            [
+                r#"{"type":"explorer","added":{"games":2,"skipped":1,"full":false},"games":2,"positions":2}"#
+            ]
+        );
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            ask(
+                &mut s,
+                &format!(r#"{{"type":"explore","id":9,"variant":"chess","fen":"{start}"}}"#)
+            ),
+            [format!(
+                r#"{{"type":"explored","id":9,"fen":"{start}","games":2,"moves":[{{"token":"e2e4","san":"e4","games":2,"white":1,"draws":0,"black":0}}]}}"#
+            )]
+        );
+        let refused = ask(
+            &mut s,
+            r#"{"type":"explore","id":3,"variant":"chess","fen":"8/8/8 w"}"#,
+        );
+        assert_eq!(refused.len(), 1);
+        assert!(
+            refused[0].starts_with(r#"{"type":"error","request":"explore","id":3,"#),
+            "{}",
+            refused[0]
+        );
+        assert_eq!(
+            ask(&mut s, r#"{"type":"explorer_clear"}"#),
+            [
+                r#"{"type":"explorer","added":{"games":0,"skipped":0,"full":false},"games":0,"positions":0}"#
+            ]
+        );
+        // Nothing of this reached the engine.
+        assert!(s.engine().calls.is_empty(), "{:?}", s.engine().calls);
     }
 
     /// A clock reaches the engine as UCI's go has it; a half-given or

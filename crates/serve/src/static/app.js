@@ -113,6 +113,7 @@ function onMessage(msg) {
       showError(msg.message);
       if (msg.request === 'go') { state.waitingEngine = false; }
       if (msg.request === 'evaluate' || msg.request === 'game_report') stopGameAnalysis();
+      if (msg.request === 'explorer_add') explorerUpload = null;
       break;
     }
     case 'analysis':
@@ -135,6 +136,12 @@ function onMessage(msg) {
       break;
     case 'pgn_text':
       onPgnText(msg.text);
+      break;
+    case 'explorer':
+      onExplorer(msg);
+      break;
+    case 'explored':
+      onExplored(msg);
       break;
     default:
       break;
@@ -769,6 +776,7 @@ function show(msg) {
   renderLines();
   renderGraph();
   updateLink();
+  explore();
   // The game is over: so is the play.
   if (state.playing && msg.outcome) stopPlaying();
   if (timings.firstRender === null) timings.firstRender = performance.now();
@@ -1231,6 +1239,7 @@ function nextEvaluation() {
 
 function onEvaluation(msg) {
   if (drawOffer !== null && msg.id === drawOffer) { onDrawAnswer(msg); return; }
+  if (onExplorerEvaluation(msg)) return;
   const run = game.run;
   if (!run || msg.id !== run.requestId) return;
   run.requestId = null;
@@ -1677,6 +1686,135 @@ function onPgnText(text) {
   a.click();
   a.remove();
 }
+
+// ---------------------------------------------------------------- opening explorer
+
+// The games of the PGN files the user adds (match runs, self-play) are
+// counted by the backend, position by position; for the position shown the
+// explorer lists the moves played there, how often, how those games ended,
+// and, while the engine is otherwise idle, each move's value by a short
+// search. Files go in parts cut between games (one message holds at most
+// 1 MB).
+/** Largest part of a file sent at once (under the backend's 1 MB message). */
+const EXPLORER_PART_BYTES = 800000;
+/** Nodes of the search that values each listed move. */
+const EXPLORER_NODES = 30000;
+/** Moves valued by a search, the most played first. */
+const EXPLORER_VALUED = 6;
+let explorerGames = 0;
+let explorerUpload = null; // the parts still to send
+let explorerShown = null; // { fen, moves }
+let explorerEval = null; // { id, fen, token }
+
+/** `text` cut into parts of whole games, each under EXPLORER_PART_BYTES. */
+function pgnParts(text) {
+  const starts = [];
+  const re = /(^|\n)\s*\n(?=\s*\[)/g;
+  let m;
+  while ((m = re.exec(text)) !== null) starts.push(m.index + m[0].length);
+  const parts = [];
+  let from = 0;
+  let last = 0;
+  for (const at of starts.concat([text.length])) {
+    if (at - from > EXPLORER_PART_BYTES && last > from) { parts.push(text.slice(from, last)); from = last; }
+    last = at;
+  }
+  if (text.length > from) parts.push(text.slice(from));
+  return parts.filter((p) => p.trim());
+}
+
+$('explorer-files').onchange = async (e) => {
+  const files = Array.from(e.target.files || []);
+  e.target.value = '';
+  const parts = [];
+  for (const f of files) parts.push(...pgnParts(await f.text()));
+  if (!parts.length) return;
+  explorerUpload = { parts, added: 0, skipped: 0, full: false };
+  $('explorer-info').textContent = 'reading…';
+  send({ type: 'explorer_add', text: parts.shift() });
+};
+
+$('explorer-clear').onclick = () => send({ type: 'explorer_clear' });
+
+function onExplorer(msg) {
+  explorerGames = msg.games;
+  const up = explorerUpload;
+  if (up) {
+    up.added += msg.added.games;
+    up.skipped += msg.added.skipped;
+    up.full = up.full || msg.added.full;
+    if (up.parts.length) { send({ type: 'explorer_add', text: up.parts.shift() }); return; }
+    explorerUpload = null;
+  }
+  const skipped = up && up.skipped ? `, ${up.skipped} skipped${up.full ? ' (the explorer is full)' : ' (not readable)'}` : '';
+  $('explorer-info').textContent = msg.games ? `${msg.games} games, ${msg.positions} positions${skipped}` : `no games${skipped}`;
+  explore();
+}
+
+/** Asks for the moves played from the position shown. */
+function explore() {
+  if (!state.info) return;
+  explorerEval = null;
+  if (!explorerGames) { explorerShown = null; $('explorer-moves').innerHTML = ''; return; }
+  send({ type: 'explore', variant: state.variant, fen: state.info.fen });
+}
+
+function onExplored(msg) {
+  if (!state.info || msg.fen !== state.info.fen) return;
+  explorerShown = { fen: msg.fen, moves: msg.moves.map((m) => ({ ...m, value: null })) };
+  renderExplorer();
+  nextExplorerEvaluation();
+}
+
+function renderExplorer() {
+  const shown = explorerShown;
+  if (!shown) { $('explorer-moves').innerHTML = ''; return; }
+  if (!shown.moves.length) { $('explorer-moves').innerHTML = '<tr><td class="none">no game reached this position</td></tr>'; return; }
+  const pc = (x, n) => Math.round((100 * x) / Math.max(1, n));
+  $('explorer-moves').innerHTML = shown.moves.map((m, i) => {
+    const [w, d, b] = [pc(m.white, m.games), pc(m.draws, m.games), pc(m.black, m.games)];
+    const bar = [['w', w], ['d', d], ['b', b]].map(([c, p]) => `<span class="${c}" data-p="${p}">${p >= 12 ? p + '%' : ''}</span>`).join('');
+    const value = m.value == null ? '' : ('result' in m.value ? m.value.result : scoreText(m.value));
+    return `<tr class="mv" data-i="${i}" title="${m.white} won by White, ${m.draws} drawn, ${m.black} won by Black"><td class="san">${esc(m.san)}</td><td class="n">${m.games}</td><td class="bar">${bar}</td><td class="ev">${esc(value)}</td></tr>`;
+  }).join('');
+  // Widths through the style object: the page's Content-Security-Policy
+  // refuses style attributes in markup.
+  $('explorer-moves').querySelectorAll('.bar span').forEach((el) => { el.style.width = `${el.dataset.p}%`; });
+}
+
+$('explorer-moves').onclick = (e) => {
+  const tr = e.target.closest('tr.mv');
+  if (!tr || !explorerShown) return;
+  const m = explorerShown.moves[+tr.dataset.i];
+  if (m) playTokens([m.token]);
+};
+
+/** Values the next listed move by a short search, when the engine has
+ * nothing else to do (analysis, play and game analysis come first). */
+function nextExplorerEvaluation() {
+  const shown = explorerShown;
+  if (!shown || explorerEval || state.analysing || state.playing || game.run) return;
+  const i = shown.moves.slice(0, EXPLORER_VALUED).findIndex((m) => m.value == null);
+  if (i < 0) return;
+  explorerEval = { id: nextId++, fen: shown.fen, token: shown.moves[i].token };
+  send({ type: 'evaluate', id: explorerEval.id, variant: state.variant, fen: shown.fen, moves: [shown.moves[i].token], nodes: EXPLORER_NODES });
+}
+
+/** An evaluation the explorer asked for: true when it was. */
+function onExplorerEvaluation(msg) {
+  const ev = explorerEval;
+  if (!ev || msg.id !== ev.id) return false;
+  explorerEval = null;
+  const shown = explorerShown;
+  if (shown && shown.fen === ev.fen) {
+    const m = shown.moves.find((x) => x.token === ev.token);
+    if (m) m.value = msg.value;
+    renderExplorer();
+    nextExplorerEvaluation();
+  }
+  return true;
+}
+window.turncoat.explorer = () => explorerShown;
 
 // ---------------------------------------------------------------- start
 
