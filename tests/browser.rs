@@ -71,6 +71,7 @@ fn long_game_pgn(plies: usize) -> String {
     use turncoat::rules::fen;
     use turncoat::rules::game::{self, Game};
     use turncoat::rules::moves::MoveList;
+    use turncoat::rules::notation::Notation;
     use turncoat::rules::pgn;
     use turncoat::rules::position::Position;
     use turncoat::rules::variants::chess::Chess;
@@ -117,6 +118,7 @@ fn long_game_pgn(plies: usize) -> String {
         tags: Vec::new(),
         moves: tokens.iter().map(|t| (t.as_str(), None)).collect(),
         final_comment: None,
+        notation: Notation::Readable,
     };
     pgn::write_game(&record).text
 }

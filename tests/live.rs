@@ -258,7 +258,7 @@ fn cowardly_crew_conversions_and_the_spare_form() {
         legal(&g, "d4e5,n"),
         MoveInfo {
             token: "d4e5,n".into(),
-            text: "d4e5,n".into(),
+            text: "dxe5".into(),
             squares: vec![D4, E5],
             action: mv(D4, E5),
             extras: vec![Extra::Spare],
@@ -274,8 +274,15 @@ fn cowardly_crew_conversions_and_the_spare_form() {
         [removal(E5, Color::Black, Role::Knight, Why::Captured)]
     );
     let mut g = game(VariantKind::CowardlyCrew, fen);
-    let (_, fx) = play(&mut g, "d4e5,n");
+    let (info, fx) = play(&mut g, "d4e5,n");
+    assert_eq!(info.text, "dxe5");
     assert!(fx.converted.is_empty());
+    // The spared pieces: the same as the plain form would convert.
+    assert_eq!(fx.spared, [D6, F6]);
+    assert_eq!(
+        g.history()[0].said,
+        "the pawn on d4 takes the knight on e5; 2 pieces keep their colour"
+    );
 }
 
 #[test]
@@ -320,7 +327,7 @@ fn attending_pawns_relocations_creations_and_links() {
         legal(&start, "b1c3,b2d3"),
         MoveInfo {
             token: "b1c3,b2d3".into(),
-            text: "b1c3,b2d3".into(),
+            text: "Nc3/b2-d3".into(),
             squares: vec![B1, C3, B2, D3],
             action: mv(B1, C3),
             extras: vec![Extra::Relocate { from: B2, to: D3 }],
@@ -491,7 +498,7 @@ fn pacifist_cascades_by_round() {
     // PF35: castling, then rook d8 converts, then king a8.
     let mut g = game(VariantKind::Pacifist, "k2r4/8/8/8/8/8/8/R3K3 w Q - 0 1");
     let (info, fx) = play(&mut g, "e1c1");
-    assert_eq!(info.text, "e1c1");
+    assert_eq!(info.text, "O-O-O#~2");
     assert_eq!(fx.moved, [(E1, C1), (A1, D1)]);
     assert_eq!(fx.cascade, [vec![D8], vec![A8]]);
 

@@ -485,6 +485,16 @@ fn chess_position_and_san() {
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
     );
     assert_eq!(r["last"]["san"], "Nf3");
+    assert_eq!(r["last"]["said"], "the knight on g1 goes to f3");
+    assert_eq!(strings(&r["sans"]), ["e4", "e5", "Nf3"]);
+    assert_eq!(
+        strings(&r["said"]),
+        [
+            "the pawn on e2 goes to e4",
+            "the pawn on e7 goes to e5",
+            "the knight on g1 goes to f3"
+        ]
+    );
     assert_eq!(strings(&r["last"]["squares"]), ["g1", "f3"]);
     // Fool's mate: the end is announced with its reason.
     let r = position(&mut ws, "chess", None, &["f2f3", "e7e5", "g2g4", "d8h4"]);
@@ -756,8 +766,10 @@ fn analysis_streams_multipv_lines_and_stops() {
     assert_eq!(r["type"], "position");
 }
 
+/// The analysis lines of a variant in its readable notation (docs/RULES.md,
+/// "Notation: readable"), the tokens beside them.
 #[test]
-fn analysis_in_a_variant_uses_tokens() {
+fn analysis_in_a_variant_is_readable() {
     let _turn = one_search_at_a_time();
     let mut ws = open();
     let fen = "7r/P7/8/8/8/8/8/K6k w - - 0 1 -";
@@ -773,7 +785,20 @@ fn analysis_in_a_variant_uses_tokens() {
         lines = r["lines"].as_array().cloned().unwrap_or_default();
     }
     assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0]["pv"], lines[0]["pv_san"]);
+    // Each move of each line as its token, and as the readable notation
+    // writes it in that line's position.
+    for line in &lines {
+        let pv = strings(&line["pv"]);
+        let shown = strings(&line["pv_san"]);
+        let (want, why) = turncoat::rules::notation::line_texts(
+            turncoat::rules::variants::VariantKind::CruisePawns,
+            fen,
+            &pv,
+            turncoat::rules::notation::Notation::Readable,
+        );
+        assert_eq!((shown, why), (want, None));
+    }
+
     assert_eq!(ask(&mut ws, &json!({"type": "stop"}))["type"], "stopped");
 }
 
@@ -805,7 +830,7 @@ fn engine_move_and_pgn() {
     let text = r["text"].as_str().unwrap();
     assert!(text.contains("[Variant \"cowardlycrew\"]"), "{text}");
     assert!(text.contains("[FEN \"7k/8/3p1n2/4n3/3P1r2/8/8/K7 w - - 0 1\"]"));
-    assert!(text.contains("1. d4e5 h8g7 *"), "{text}");
+    assert!(text.contains("1. dxe5~2 Kg7 *"), "{text}");
     let r = ask(&mut ws, &json!({"type": "pgn_import", "text": text}));
     assert_eq!(r["type"], "pgn", "{r}");
     assert_eq!(strings(&r["games"][0]["moves"]), ["d4e5", "h8g7"]);

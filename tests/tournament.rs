@@ -754,7 +754,7 @@ fn pgn_writer_keeps_outside_text_in_its_comment_and_tags() {
     assert_eq!(g.tag("Black"), Some("tab here "));
     assert_eq!(
         g.comments[1].as_deref(),
-        Some("Black makes an illegal move: )1. Nf3 ( (Event \"y\")")
+        Some("Black makes an illegal move: )1. Nf3 ( [Event \"y\"]")
     );
     assert_eq!(g.tag("Seed"), Some("77"));
     let (complete, end) = pgn::complete_prefix(&text);

@@ -275,6 +275,10 @@ def test_variants(b):
 
     # ---- subversion: the target, then the payment squares.
     play_and_check(b, "subversion", "1r5k/8/2n5/3pb3/3N4/8/6PP/K7 w - - 0 1", ["e5", "g2"], "@e5,g2", "one pawn paid")
+    moves_text = page.inner_text("#moves")
+    check(moves_text.endswith("@Be5+/Pg2"), f"subversion in the move list: {moves_text!r}")
+    fx = page.inner_text("#effects")
+    check(fx == "Last move @Be5+/Pg2: the bishop on e5 is subverted for a pawn", f"subversion said: {fx!r}")
     fen = "7k/8/8/4r3/Q2N4/5B2/2B5/4K3 w - - 0 1"
     b.load("subversion", fen)
     b.click("e5")
@@ -311,12 +315,21 @@ def test_variants(b):
     play_and_check(b, "cruisepawns", fen, ["a7", "a7", ("choose", "Self-detonate")], "a7*", "self-detonation")
     fen = "3b3k/6n1/3p4/8/8/8/8/K7 b - - 0 1 e4*e5f6g7"
     play_and_check(b, "cruisepawns", fen, ["d8", "f6"], "d8f6", "shoot-down")
+    # The move list in readable notation, the status line and the move's
+    # title in words (docs/RULES.md, "Notation: readable").
+    said = "the bishop on d8 shoots the missile down on f6"
+    shown = page.locator("#moves .mv").first
+    check(shown.inner_text() == "Bx*f6+", f"cruisepawns: move list shows {shown.inner_text()!r}")
+    check(shown.get_attribute("title") == said, f"cruisepawns: move title {shown.get_attribute('title')!r}")
+    fx = page.inner_text("#effects")
+    check(fx == f"Last move Bx*f6+: {said}", f"cruisepawns: status line {fx!r}")
 
     # ---- pacifist: a move and its cascade, shown round by round.
     fen = "rkqn1rb1/ppppppbp/P7/1n4p1/8/4N3/1PPPPPPP/RNK1BBQR w - - 0 1"
     play_and_check(b, "pacifist", fen, ["e3", "f5"], "e3f5", "cascade")
     fx = page.inner_text("#effects")
-    check("cascade 1:" in fx and "4:" in fx, f"pacifist cascade shown: {fx!r}")
+    want = "Last move Nf5~7: the knight on e3 goes to f5; 7 pieces change colour in 4 rounds"
+    check(fx == want, f"pacifist cascade said: {fx!r}")
     b.shot("pacifist")
 
     # ---- the Andernach variants: the piece that moves changes side (on a

@@ -11,6 +11,7 @@ use super::protocol::{
 };
 use turncoat_rules::game::Outcome;
 use turncoat_rules::live::{Action, Extra, Flight, LiveGame, MoveInfo, Start, VariantState};
+use turncoat_rules::notation::Notation;
 use turncoat_rules::pgn;
 use turncoat_rules::variants::VariantKind;
 
@@ -105,6 +106,7 @@ pub fn describe(
         LastMove {
             token: played.info.token.clone(),
             san: played.info.text.clone(),
+            said: played.said.clone(),
             kind: kind(&played.info),
             squares: names(&played.info.squares),
             converted: names(&fx.converted),
@@ -137,6 +139,7 @@ pub fn describe(
         fen: game.fen(),
         moves: moves.to_vec(),
         sans: game.history().iter().map(|p| p.info.text.clone()).collect(),
+        said: game.history().iter().map(|p| p.said.clone()).collect(),
         start_ply: game.start_ply(),
         turn: color_name(game.side_to_move()).to_string(),
         legal: legal_moves.iter().map(|m| m.token.clone()).collect(),
@@ -222,14 +225,16 @@ fn legal_move(info: &MoveInfo) -> LegalMove {
     }
 }
 
-/// The moves as the board shows them: SAN in chess, tokens in the variants.
+/// The moves as the board shows them: in readable text (docs/RULES.md,
+/// "Notation: readable").
 pub fn san_line(variant: VariantKind, start_fen: &str, tokens: &[String]) -> Vec<String> {
-    turncoat_rules::notation::line_texts(variant, start_fen, tokens).0
+    turncoat_rules::notation::line_texts(variant, start_fen, tokens, Notation::Readable).0
 }
 
 /// Reads PGN text as tolerantly as lichess (annotation glyphs, `0-0`,
 /// comments, variations kept, a missing result) and replays each game, its
-/// variations too, through the rules (SAN in chess).
+/// variations too, through the rules (SAN in chess; readable text or tokens in
+/// the variants).
 pub fn import_pgn(text: &str) -> Result<Vec<PgnGameInfo>, String> {
     let games = pgn::read_pgn_tree(text)?;
     if games.is_empty() {
@@ -353,7 +358,8 @@ fn tree_of(nodes: &[TreeNode]) -> Result<Vec<pgn::TreeMove>, String> {
 
 /// The game as PGN in the match runner's dialect (the rules' one writer): the
 /// seven-tag roster, `Variant`, `SetUp`/`FEN`, `Termination` when the game is
-/// over, `PlyCount`; SAN in chess, tokens in the variants. A game the rules
+/// over, `PlyCount`; the moves in readable text (the match runner keeps
+/// tokens in the variants; the import reads both). A game the rules
 /// have not ended may have ended by the players' choice (`ended`). With a
 /// `tree`, its main line is the game, written with its variations, comments
 /// and glyphs.
@@ -455,6 +461,7 @@ pub fn export_pgn(
             .as_ref()
             .map(|o| o.reason())
             .or(ended.map(Agreed::reason)),
+        notation: Notation::Readable,
     };
     match tree {
         Some(t) => Ok(pgn::write_game_tree(&record, &t)?.text),
@@ -554,6 +561,49 @@ mod tests {
         let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 12";
         let (_, info) = describe(VariantKind::Chess, Some(fen), &[]).unwrap();
         assert_eq!(info.start_ply, 23);
+    }
+
+    /// A variant's moves as the page lists them (readable text) and what the
+    /// status line says of the last one; its PGN written and read back in
+    /// readable text.
+    #[test]
+    fn variant_moves_readable_and_said() {
+        let fen = "3b3k/6n1/3p4/8/8/8/8/K7 b - - 0 1 e4*e5f6g7";
+        let moves = ["d8f6".to_string(), "a1a2".to_string()];
+        let (_, info) = describe(VariantKind::CruisePawns, Some(fen), &moves).unwrap();
+        assert_eq!(info.sans, ["Bx*f6+", "Ka2"]);
+        assert_eq!(
+            info.said,
+            [
+                "the bishop on d8 shoots the missile down on f6",
+                "the king on a1 goes to a2"
+            ]
+        );
+        let moves = ["h8g8".to_string()];
+        let (_, info) = describe(VariantKind::CruisePawns, Some(fen), &moves).unwrap();
+        let last = info.last.expect("a last move");
+        assert_eq!(last.san, "*Kg8");
+        assert_eq!(
+            last.said,
+            "the missile detonates on g7: the knight is removed; the king on h8 goes to g8"
+        );
+        let launch = info.legal_moves.iter().find(|m| m.token == "a1b2");
+        assert_eq!(launch.map(|m| m.san.as_str()), Some("Kb2"));
+        // Subversion: exported readable, imported back as the same tokens.
+        let fen = "1r5k/8/2n5/3pb3/3N4/8/6PP/K7 w - - 0 1";
+        let moves = ["@e5,g2".to_string(), "h8g8".to_string()];
+        let text = export_pgn(
+            VariantKind::Subversion,
+            Some(fen),
+            &moves,
+            &Players::named("a", "b"),
+            None,
+        )
+        .unwrap();
+        assert!(text.contains("1. @Be5+/Pg2 Kg8 *"), "{text}");
+        let games = import_pgn(&text).unwrap();
+        assert_eq!(games[0].moves, moves);
+        assert_eq!(games[0].sans, ["@Be5+/Pg2", "Kg8"]);
     }
 
     fn node(parent: i64, token: &str) -> TreeNode {

@@ -47,7 +47,8 @@ impl Tally {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ExploredMove {
     pub token: String,
-    /// As the move list writes it (SAN in chess).
+    /// As the move list writes it: in readable text (SAN in chess;
+    /// docs/RULES.md, "Notation: readable").
     pub san: String,
     #[serde(flatten)]
     pub tally: Tally,
@@ -155,11 +156,16 @@ impl Explorer {
             .iter()
             .map(|(token, tally)| ExploredMove {
                 token: token.clone(),
-                san: notation::line_texts(variant, fen, std::slice::from_ref(token))
-                    .0
-                    .into_iter()
-                    .next()
-                    .unwrap_or_else(|| token.clone()),
+                san: notation::line_texts(
+                    variant,
+                    fen,
+                    std::slice::from_ref(token),
+                    notation::Notation::Readable,
+                )
+                .0
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| token.clone()),
                 tally: *tally,
             })
             .collect();
@@ -266,9 +272,9 @@ mod tests {
         let rows: Vec<_> = e
             .explore(VariantKind::Subversion, start)
             .iter()
-            .map(|m| (m.token.clone(), m.tally.black))
+            .map(|m| (m.token.clone(), m.san.clone(), m.tally.black))
             .collect();
-        assert_eq!(rows, [("e2e4".to_string(), 1)]);
+        assert_eq!(rows, [("e2e4".to_string(), "e4".to_string(), 1)]);
         assert!(e
             .explore(VariantKind::Chess, VariantKind::Chess.start_fen())
             .is_empty());

@@ -212,7 +212,8 @@ pub type MoveKind = &'static str;
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct LegalMove {
     pub token: String,
-    /// SAN in chess, the token in the variants.
+    /// The readable text (docs/RULES.md, "Notation: readable"): SAN in
+    /// chess, SAN and the variant's part in the variants.
     pub san: String,
     pub kind: MoveKind,
     /// The clicks and choices that enter it, in order: squares, a promotion
@@ -226,8 +227,10 @@ pub struct LegalMove {
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct LastMove {
     pub token: String,
-    /// SAN in chess, the token in the variants.
+    /// The readable text, as [`LegalMove::san`].
     pub san: String,
+    /// What it did, in words: the status line's sentence.
+    pub said: String,
     /// As [`LegalMove::kind`].
     pub kind: MoveKind,
     /// Every square the token names (from, to, targets, paid squares, path).
@@ -268,8 +271,10 @@ pub struct PositionInfo {
     pub start_fen: String,
     pub fen: String,
     pub moves: Vec<String>,
-    /// The moves as the page lists them: SAN in chess, tokens in the variants.
+    /// The moves as the page lists them, in readable text.
     pub sans: Vec<String>,
+    /// What each of them did, in words (the move list's titles).
+    pub said: Vec<String>,
     /// Plies before the start position (from its move number and side to
     /// move), what numbers the moves.
     pub start_ply: u32,
@@ -297,7 +302,7 @@ pub struct Line {
     /// `lower`, `upper` or absent.
     pub bound: Option<String>,
     pub pv: Vec<String>,
-    /// The same moves as SAN in chess, as tokens in the variants.
+    /// The same moves in readable text.
     pub pv_san: Vec<String>,
 }
 
@@ -341,7 +346,7 @@ pub struct PgnGameInfo {
     pub start_fen: String,
     /// The main line.
     pub moves: Vec<String>,
-    /// The moves as written: SAN in chess, tokens in the variants.
+    /// The moves in readable text, whatever notation the PGN used.
     pub sans: Vec<String>,
     pub result: String,
     /// The main line again with its variations, comments and glyphs.

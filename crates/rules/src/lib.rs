@@ -21,10 +21,12 @@ pub mod notation;
 pub mod perft;
 pub mod pgn;
 pub mod position;
+pub mod sentence;
 pub mod variants;
 pub mod zobrist;
 
 pub use fen::FenError;
 pub use game::{MoveError, SetupError};
+pub use notation::NotationError;
 pub use pgn::PgnError;
 pub use variants::UnknownVariant;

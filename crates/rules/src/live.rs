@@ -33,8 +33,9 @@ pub enum Start<'a> {
 pub struct MoveInfo {
     /// The canonical token (docs/RULES.md, "Notation: tokens").
     pub token: String,
-    /// The readable text: SAN in standard chess (check and mate marks
-    /// included), the token in the variants, as PGN writes them.
+    /// The readable text (docs/RULES.md, "Notation: readable"): SAN in
+    /// standard chess, SAN and the variant's part in the variants (check and
+    /// mate marks included), as the web board's PGN writes them.
     pub text: String,
     /// Every square the token names, in its order: what a board clicks to
     /// enter it (a relocation names the pawn's square, then its new one).
@@ -188,6 +189,9 @@ pub struct Effects {
     /// Pacifist: the same pieces by cascade round, in order; empty in the
     /// variants without a cascade.
     pub cascade: Vec<Vec<Square>>,
+    /// Cowardly Crew's form that converts nothing: the pieces that could have
+    /// changed colour and stay, in square order.
+    pub spared: Vec<Square>,
     /// Pieces that left the board, in the order they left it.
     pub removed: Vec<Removal>,
     /// Attending Pawns: the square of a pawn created by a promotion.
@@ -213,6 +217,8 @@ pub enum VariantState {
 pub struct Played {
     pub info: MoveInfo,
     pub effects: Effects,
+    /// What it did, in words ([`crate::sentence::say`]).
+    pub said: String,
 }
 
 impl Played {
@@ -527,9 +533,10 @@ impl<V: Variant> Erased for Live<V> {
         let pos = &self.game.pos;
         let mut list = MoveList::new();
         V::legal_moves(pos, &mut list);
+        let texts = V::move_texts(pos, &list);
         list.iter()
-            .map(|&mv| (mv, game::token(pos, mv), V::move_text(pos, mv)))
-            .map(|(mv, token, text)| self.info(mv, token, text))
+            .zip(texts)
+            .map(|(&mv, text)| self.info(mv, game::token(pos, mv), text))
             .collect()
     }
 
@@ -539,9 +546,20 @@ impl<V: Variant> Erased for Live<V> {
         let text = V::move_text(&pos, mv);
         let info = self.info(mv, token.to_string(), text);
         let effects = V::effects(&pos, mv);
+        let said = crate::sentence::said(
+            pos.board(),
+            pos.turn(),
+            &info.action,
+            &info.extras,
+            &effects,
+        );
         self.game.play(mv);
         self.before.push(pos);
-        Ok(Played { info, effects })
+        Ok(Played {
+            info,
+            effects,
+            said,
+        })
     }
 
     fn undo(&mut self) -> bool {

@@ -3,7 +3,9 @@
 //! ([`write_game`]) with one tag roster, numbering and escaping, so that every
 //! tool (the match runner, the tuner, the web board) reads and writes the same
 //! dialect. Standard chess is SAN (read by shakmaty, written by
-//! [`crate::notation`]); variant moves are docs/RULES.md tokens.
+//! [`crate::notation`]); a variant's moves are written in the notation the
+//! writer asks for ([`Notation`]: readable, or the portable one the match
+//! runner keeps) and read in either, readable text or tokens.
 
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
@@ -13,6 +15,7 @@ use std::fmt;
 
 use crate::fen::{self, FenError};
 use crate::game::{Game, MoveError, Outcome};
+use crate::notation::Notation;
 use crate::position::Position;
 use crate::variants::{UnknownVariant, Variant, VariantKind};
 
@@ -101,7 +104,7 @@ impl From<PgnError> for String {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PgnGame {
     pub tags: Vec<(String, String)>,
-    /// Moves as written (SAN or tokens), move numbers removed.
+    /// Moves as written (SAN, readable text or tokens), move numbers removed.
     pub moves: Vec<String>,
     /// The comment following each move, if any.
     pub comments: Vec<Option<String>>,
@@ -287,7 +290,7 @@ pub struct Replayed {
 
 /// Replays a PGN game with the referee's rules: `[Variant]` (absent = chess) and
 /// `[FEN]` select the start; chess moves are SAN (read by shakmaty), variant moves
-/// are tokens. Any illegal move is an error.
+/// their readable text or tokens. Any illegal move is an error.
 pub fn replay(game: &PgnGame) -> Result<Replayed, PgnError> {
     let variant = match game.tag("Variant") {
         None => VariantKind::Chess,
@@ -387,6 +390,10 @@ pub struct PgnRecord<'a> {
     pub moves: Vec<(&'a str, Option<String>)>,
     /// Said after the last move (how the game ended).
     pub final_comment: Option<&'a str>,
+    /// How the moves are written: readable for people (the web board), or
+    /// portable, as the match runner keeps its games (tokens in the variants
+    /// no other program reads).
+    pub notation: Notation,
 }
 
 /// A game written as PGN.
@@ -431,7 +438,7 @@ pub fn write_game(record: &PgnRecord<'_>) -> WrittenGame {
 
     let tokens: Vec<String> = record.moves.iter().map(|(t, _)| t.to_string()).collect();
     let (texts, notation_stopped) =
-        crate::notation::line_texts(record.variant, record.start_fen, &tokens);
+        crate::notation::line_texts(record.variant, record.start_fen, &tokens, record.notation);
     let (mut fullmove, mut white_to_move) = move_number(record.start_fen);
     let mut words: Vec<String> = Vec::new();
     let mut after_comment = true;
@@ -844,7 +851,7 @@ pub fn read_pgn_tree(text: &str) -> Result<Vec<PgnTreeGame>, PgnError> {
 pub struct TreeMove {
     /// The canonical docs/RULES.md token (UCI in chess).
     pub token: String,
-    /// As the notation writes it (SAN in chess).
+    /// In readable text (SAN in chess; docs/RULES.md, "Notation: readable").
     pub text: String,
     pub nags: Vec<u8>,
     pub before: Option<String>,
@@ -1012,7 +1019,8 @@ fn replay_line<V: Variant>(
             variations,
         });
     }
-    let (texts, _) = crate::notation::line_texts(variant, &fen_at_start, &tokens);
+    let (texts, _) =
+        crate::notation::line_texts(variant, &fen_at_start, &tokens, Notation::Readable);
     for (m, text) in out.iter_mut().zip(texts) {
         m.text = text;
     }
@@ -1037,7 +1045,8 @@ pub fn write_game_tree(record: &PgnRecord<'_>, tree: &[TreeMove]) -> Result<Writ
     let mut words = Vec::new();
     crate::with_variant!(record.variant, V => {
         let start = fen::parse::<V>(record.start_fen)?;
-        tree_words::<V>(Game::new(start), tree, record.variant, fullmove, white_to_move, 0, &mut words)?;
+        let line = Line { variant: record.variant, notation: record.notation };
+        tree_words::<V>(Game::new(start), tree, line, fullmove, white_to_move, 0, &mut words)?;
     });
     if let Some(c) = record.final_comment {
         push_comment(&mut words, c);
@@ -1050,12 +1059,19 @@ pub fn write_game_tree(record: &PgnRecord<'_>, tree: &[TreeMove]) -> Result<Writ
     })
 }
 
+/// The variant and notation a game tree is written in.
+#[derive(Copy, Clone)]
+struct Line {
+    variant: VariantKind,
+    notation: Notation,
+}
+
 /// The movetext words of `line`, played from `game` (move `fullmove`, White
 /// to move or not), variations included.
 fn tree_words<V: Variant>(
     mut game: Game<V>,
     line: &[TreeMove],
-    variant: VariantKind,
+    how: Line,
     mut fullmove: u32,
     mut white_to_move: bool,
     depth: usize,
@@ -1065,7 +1081,8 @@ fn tree_words<V: Variant>(
         return Err(variation_error("variations nested too deep"));
     }
     let tokens: Vec<String> = line.iter().map(|m| m.token.clone()).collect();
-    let (texts, _) = crate::notation::line_texts(variant, &fen::format(&game.pos), &tokens);
+    let (texts, _) =
+        crate::notation::line_texts(how.variant, &fen::format(&game.pos), &tokens, how.notation);
     // A Black move is numbered where a line starts or something came between.
     let mut numbered = true;
     for (i, (m, text)) in line.iter().zip(texts).enumerate() {
@@ -1098,7 +1115,7 @@ fn tree_words<V: Variant>(
             tree_words(
                 game.clone(),
                 v,
-                variant,
+                how,
                 fullmove,
                 white_to_move,
                 depth + 1,
@@ -1204,6 +1221,7 @@ mod tests {
             tags: Vec::new(),
             moves: Vec::new(),
             final_comment: None,
+            notation: Notation::Readable,
         };
         let written = write_game_tree(&record, &t.moves).unwrap().text;
         assert!(written.contains("[PlyCount \"7\"]"), "{written}");

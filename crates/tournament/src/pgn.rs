@@ -9,6 +9,7 @@ pub use turncoat_rules::pgn::{read_pgn, replay, today, PgnGame, Replayed};
 
 use super::engine::ReportedScore;
 use super::referee::GameRecord;
+use turncoat_rules::notation::Notation;
 use turncoat_rules::pgn::{write_game, PgnRecord};
 use turncoat_rules::variants::VariantKind;
 
@@ -79,6 +80,10 @@ pub fn game_to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
             })
             .collect(),
         final_comment: Some(&record.reason),
+        // Machine-written games stay in the portable notation: tokens in the
+        // variants no other program reads, which anything that speaks UCI
+        // replays (resumption, merging and tuning read both).
+        notation: Notation::Portable,
     });
     if let Some(why) = written.notation_stopped {
         log::warn!("game {}: {why}", record.number);

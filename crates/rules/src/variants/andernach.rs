@@ -80,6 +80,8 @@ macro_rules! andernach_variant {
             /// Where a pawn's step changes its side it can walk back, so a
             /// pawn move does not make earlier positions unreachable.
             const CLOCK_RESET_IRREVERSIBLE: bool = !$double_step_changes_side;
+            /// Cutechess writes and reads the same SAN.
+            const SHARED_NOTATION: bool = true;
             type State = ();
             type Cache = ();
 
@@ -98,6 +100,10 @@ macro_rules! andernach_variant {
             /// SAN as Cutechess writes it, so that the two read each other's PGN.
             fn move_text(pos: &Position<Self>, mv: Move) -> String {
                 san(pos, mv)
+            }
+
+            fn move_texts(pos: &Position<Self>, legal: &[Move]) -> Vec<String> {
+                legal.iter().map(|&mv| san(pos, mv)).collect()
             }
 
             /// Cutechess's SAN, or a token.

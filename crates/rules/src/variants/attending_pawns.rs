@@ -22,6 +22,7 @@ use crate::fen::FenError;
 use crate::live::{base_action, chess_effects, Action, Effects, Extra, Removal, VariantState, Why};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{write_square, Move, MoveKind, MoveList, PROMOTIONS};
+use crate::notation::Parts;
 use crate::position::{castle_side, rook_file, Position};
 use crate::zobrist;
 
@@ -668,6 +669,36 @@ impl Variant for AttendingPawns {
             write_square(out, from);
             write_square(out, to);
         }
+    }
+
+    /// SAN, then `/` and the placements in token order (docs/RULES.md,
+    /// "Attending Pawns: notation"): a relocated pawn as its square before,
+    /// `-` (`x` when it captures) and its square after, or its square alone
+    /// when it stays; a created pawn as its square: `Nc3/b2-d3`, `Nc3/b2`,
+    /// `O-O/e2-h1,h2-e1`, `e8=Q/d7`.
+    fn notation_parts(pos: &Position<Self>, mv: Move, legal: &[Move]) -> Parts {
+        let mut parts = Parts::head(crate::notation::san_head(pos, mv, legal));
+        // A placement captures when an enemy piece stands there before the
+        // move (see `effects`).
+        let sign = |to: Square| if pos.them().contains(to) { "x" } else { "-" };
+        let placed: Vec<String> = match created_pawn(mv) {
+            // Never a capture: the promoting pawn's square is in the zone
+            // and empty.
+            Some(at) => vec![at.to_string()],
+            None => placements(mv)
+                .map(|(from, to)| {
+                    if from == to {
+                        from.to_string()
+                    } else {
+                        format!("{from}{}{to}", sign(to))
+                    }
+                })
+                .collect(),
+        };
+        if !placed.is_empty() {
+            parts.tail = format!("/{}", placed.join(","));
+        }
+        parts
     }
 
     fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {

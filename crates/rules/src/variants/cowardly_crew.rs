@@ -18,6 +18,7 @@ use crate::bitboards::neighbourhood;
 use crate::live::{base_action, chess_effects, Action, Effects, Extra};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveKind, MoveList};
+use crate::notation::Parts;
 use crate::position::Position;
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -67,6 +68,19 @@ impl Variant for CowardlyCrew {
         }
     }
 
+    /// SAN, then `~<n>` when the capture converts n pieces (docs/RULES.md,
+    /// "Cowardly Crew: notation"): the form that converts nothing is plain SAN.
+    fn notation_parts(pos: &Position<Self>, mv: Move, legal: &[Move]) -> Parts {
+        let mut parts = Parts::head(crate::notation::san_head(pos, mv, legal));
+        if mv.extra & CONVERT_NONE == 0 {
+            let n = eligible(pos, mv).count();
+            if n > 0 {
+                parts.tail = format!("~{n}");
+            }
+        }
+        parts
+    }
+
     fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {
         let extras = if mv.extra & CONVERT_NONE != 0 {
             vec![Extra::Spare]
@@ -79,8 +93,11 @@ impl Variant for CowardlyCrew {
     /// The chess move, then rule 3's conversions (as `play` decides them).
     fn effects(pos: &Position<Self>, mv: Move) -> Effects {
         let mut fx = chess_effects(pos, mv);
+        let eligible = eligible(pos, mv).into_iter().collect();
         if mv.extra & CONVERT_NONE == 0 {
-            fx.converted = eligible(pos, mv).into_iter().collect();
+            fx.converted = eligible;
+        } else {
+            fx.spared = eligible;
         }
         fx
     }

@@ -25,6 +25,7 @@ use crate::live::{
 };
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveKind, MoveList};
+use crate::notation::Parts;
 use crate::position::{Board, Position};
 use crate::zobrist;
 
@@ -982,6 +983,36 @@ impl Variant for CruisePawns {
         }
     }
 
+    /// docs/RULES.md, "Cruise Pawns: notation": a launch as the pawn's
+    /// square, `*` and the path joined by `-`, the target with its letter
+    /// (`e4*e5-f6-Ng7`; `e4*` for a self-detonation); with a missile in
+    /// flight a shoot-down is SAN with `x*` for its capture sign (`Bx*f6`),
+    /// and any other reply is `*` (the detonation) and the reply's text on
+    /// the detonated board (`*Kh8`). Shoot-downs and other moves are told
+    /// apart from their own kind only.
+    fn notation_parts(pos: &Position<Self>, mv: Move, legal: &[Move]) -> Parts {
+        if pos.state().is_none() {
+            return free_parts(pos, mv, legal);
+        }
+        if is_shoot_down(mv) {
+            return Parts::head(crate::notation::san_head_marked(
+                pos,
+                mv,
+                legal,
+                Some("x*"),
+                is_shoot_down,
+            ));
+        }
+        let others: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|&m| !is_shoot_down(m))
+            .collect();
+        let mut parts = free_parts(&detonated(pos), mv, &others);
+        parts.head.insert(0, '*');
+        parts
+    }
+
     fn action(_pos: &Position<Self>, mv: Move) -> (Action, Vec<Extra>) {
         if mv.kind != LAUNCH {
             return (base_action(mv), Vec::new());
@@ -1033,6 +1064,26 @@ impl Variant for CruisePawns {
             None => VariantState::None,
         }
     }
+}
+
+/// The readable text of a move on a board with no missile in flight: a launch
+/// (the target's letter before its square) or SAN.
+fn free_parts(pos: &Position<CruisePawns>, mv: Move, legal: &[Move]) -> Parts {
+    if mv.kind != LAUNCH {
+        return Parts::head(crate::notation::san_head(pos, mv, legal));
+    }
+    let path = Path(mv.extra);
+    let mut head = format!("{}*", mv.from);
+    for (i, sq) in path.squares().enumerate() {
+        if i > 0 {
+            head.push('-');
+        }
+        if Some(sq) == path.target() {
+            head.push(pos.role_at(sq).map_or('?', |r| r.upper_char()));
+        }
+        head.push_str(&sq.to_string());
+    }
+    Parts::head(head)
 }
 
 /// What a move does on a board with no missile in flight: a launch takes the

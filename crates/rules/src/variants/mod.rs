@@ -52,6 +52,11 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// Does a double step change the pawn's side (Anti- and Super-Andernach)?
     /// Then the pawn just past the en passant square is the side to move's.
     const DOUBLE_STEP_CHANGES_SIDE: bool = false;
+    /// Is the readable notation one that other programs read too (SAN in
+    /// chess, Cutechess's SAN in the Andernach variants)? Then the portable
+    /// notation the match runner writes is the readable one, else the tokens
+    /// ([`crate::notation::Notation`]).
+    const SHARED_NOTATION: bool = false;
     /// Extra state beyond chess: exactly what the FEN 7th field says, so it takes
     /// part in comparing and hashing positions; `()` when there is none.
     type State: Copy + Clone + Default + Debug + PartialEq + Eq + Hash + Send + Sync;
@@ -142,18 +147,32 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
         mv.write_base(out);
     }
 
-    /// What `mv` (legal in `pos`) is called for people: the token by default
-    /// (docs/RULES.md, "Notation"); standard chess says SAN
-    /// ([`crate::notation::san`]). The move list, the PGN and the legal moves a
-    /// front end offers all read it from here.
-    fn move_text(pos: &Position<Self>, mv: Move) -> String {
-        crate::game::token(pos, mv)
+    /// The readable text of `mv` (legal in `pos`) in its two parts, the check
+    /// mark going between them (docs/RULES.md, "Notation: readable"); `legal`
+    /// is every legal move of `pos` (SAN's disambiguation). SAN by default:
+    /// a variant adds its own part.
+    fn notation_parts(pos: &Position<Self>, mv: Move, legal: &[Move]) -> crate::notation::Parts {
+        crate::notation::Parts::head(crate::notation::san_head(pos, mv, legal))
     }
 
-    /// The legal move `text` names, read back as [`Variant::move_text`] writes
-    /// it (PGN reading): a token, unless the variant writes something else.
+    /// What `mv` (legal in `pos`) is called for people: its readable text
+    /// (docs/RULES.md, "Notation: readable"; SAN in standard chess). The move
+    /// list, the web board's PGN, the analysis lines and the legal moves a
+    /// front end offers all read it from here.
+    fn move_text(pos: &Position<Self>, mv: Move) -> String {
+        crate::notation::readable(pos, mv)
+    }
+
+    /// The texts of `legal`, every legal move of `pos`, in order: as
+    /// [`Variant::move_text`], with the list generated once.
+    fn move_texts(pos: &Position<Self>, legal: &[Move]) -> Vec<String> {
+        crate::notation::readable_all(pos, legal)
+    }
+
+    /// The legal move `text` names, its readable text or its token (PGN
+    /// reading; [`crate::notation::read_move`] says why not).
     fn move_from_text(pos: &Position<Self>, text: &str) -> Option<Move> {
-        crate::game::find_move(pos, text)
+        crate::notation::read_move(pos, text).ok()
     }
 
     /// What `mv` (legal in `pos`) is, for front ends: the part its token's base

@@ -18,6 +18,7 @@ use crate::game::Outcome;
 use crate::live::{chess_effects, Effects};
 use crate::movegen::{MoveCounter, MoveSink};
 use crate::moves::{Move, MoveKind, MoveList, PROMOTIONS};
+use crate::notation::Parts;
 use crate::position::{castle_side, rook_file, Position};
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -1181,6 +1182,21 @@ impl Variant for Pacifist {
         }
         debug_assert!(tally.board.same(&Board::of(pos)), "carried board");
         pos.set_cache(tally);
+    }
+
+    /// SAN (never a capture), then `~<n>` when the cascade turns n pieces
+    /// (docs/RULES.md, "Pacifist: notation").
+    fn notation_parts(pos: &Position<Self>, mv: Move, legal: &[Move]) -> Parts {
+        let mut parts = Parts::head(crate::notation::san_head(pos, mv, legal));
+        let mut after = *pos;
+        Self::play(&mut after, mv);
+        // Nothing is captured and the mover's pieces never turn: the other
+        // side's squares that are the mover's now are the converted ones.
+        let n = (pos.them() & after.by_color(pos.turn())).count();
+        if n > 0 {
+            parts.tail = format!("~{n}");
+        }
+        parts
     }
 
     /// The chess part (nothing is captured), then the cascade by rounds.

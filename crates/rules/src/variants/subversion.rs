@@ -17,6 +17,7 @@ use crate::bitboards::neighbourhood;
 use crate::live::{base_action, chess_effects, Action, Effects, Extra, Removal, Why};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{write_square, Move, MoveKind, MoveList};
+use crate::notation::Parts;
 use crate::position::Position;
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -65,6 +66,24 @@ impl Variant for Subversion {
         for paid in Bitboard(mv.extra) {
             out.push(',');
             write_square(out, paid);
+        }
+    }
+
+    /// Ordinary moves in SAN; a subversion as `@` and the target (its letter,
+    /// `P` for a pawn, and square), then `/` and the paid pieces the same way
+    /// in square order (docs/RULES.md, "Subversion: notation"): `@Be5/Pg2`.
+    fn notation_parts(pos: &Position<Self>, mv: Move, legal: &[Move]) -> Parts {
+        if mv.kind != SUBVERSION {
+            return Parts::head(crate::notation::san_head(pos, mv, legal));
+        }
+        let piece = |sq: Square| {
+            let letter = pos.role_at(sq).map_or('?', |r| r.upper_char());
+            format!("{letter}{sq}")
+        };
+        let paid: Vec<String> = Bitboard(mv.extra).into_iter().map(piece).collect();
+        Parts {
+            head: format!("@{}", piece(mv.to)),
+            tail: format!("/{}", paid.join(",")),
         }
     }
 

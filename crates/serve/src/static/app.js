@@ -937,6 +937,8 @@ function show(msg) {
   $('fen').classList.remove('bad');
   $('hint').textContent = '';
   if (state.analysis && state.analysis.fen !== msg.fen) state.analysis = null;
+  // What each move of the line shown did, in words: its title in the move list.
+  for (let n = state.node, i = msg.moves.length - 1; n && n.parent && i >= 0 && n.token === msg.moves[i]; n = n.parent, i--) n.said = msg.said[i];
   render();
   renderStatus();
   renderMoves();
@@ -1054,13 +1056,8 @@ function renderStatus() {
   }
   const fx = [];
   const last = info.last;
-  if (last) {
-    fx.push(`Last move ${last.san}`);
-    if (last.cascade.length) fx.push('cascade ' + last.cascade.map((r, i) => `${i + 1}: ${r.join(' ')}`).join('; '));
-    else if (last.converted.length) fx.push(`converted ${last.converted.join(' ')}`);
-    if (last.removed.length) fx.push(`removed ${last.removed.join(' ')}`);
-  }
-  if (info.missile) fx.push(`missile in flight ${info.missile.launch}*${info.missile.path.join('')} (shoot down on ${info.missile.shootable.join(' ') || 'no square'})`);
+  if (last) fx.push(`Last move ${last.san}: ${last.said}`);
+  if (info.missile) fx.push(`a missile flies from ${info.missile.launch} along ${info.missile.path.join('-')} (it may be shot down on ${info.missile.shootable.join(', ') || 'no square'})`);
   $('effects').textContent = fx.join(' · ');
   $('links-toggle').parentElement.style.display = info.links.length ? '' : 'none';
 }
@@ -1116,7 +1113,8 @@ function moveSpan(node, n) {
   const nag = node.nags && MOVE_GLYPHS[node.nags[0]] ? `<span class="nag">${MOVE_GLYPHS[node.nags[0]]}</span>` : '';
   const before = node.before !== undefined ? `<span class="comment">${esc(node.before)}</span> ` : '';
   const after = node.comment !== undefined ? ` <span class="comment">${esc(node.comment)}</span>` : '';
-  return `${before}<span class="mv${node === state.node ? ' current' : ''}" data-n="${n}" data-ply="${node.ply}"${glyph}>${esc(node.san)}${nag}</span>${after}`;
+  const title = node.said ? ` title="${esc(node.said)}"` : '';
+  return `${before}<span class="mv${node === state.node ? ' current' : ''}" data-n="${n}" data-ply="${node.ply}"${glyph}${title}>${esc(node.san)}${nag}</span>${after}`;
 }
 
 function esc(s) {
