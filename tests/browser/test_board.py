@@ -1017,6 +1017,7 @@ def test_play_end(b):
     check(status.startswith("Game over: 0-1") and "White resigns" in status, f"status after resigning: {status!r}")
     check(page.inner_text("#moves").endswith("0-1"), f"move list {page.inner_text('#moves')!r}")
     check(page.inner_text("#playbtn") == "Play vs Turncoat", "the play button is off")
+    page.fill("#pgn", "")  # so that the wait below sees this export
     page.click("#pgnexport")
     wait_for(page, "document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
     exported = page.input_value("#pgn")
@@ -1121,6 +1122,7 @@ def test_pgn(b, path):
         b.wait_fen(games[1]["start_fen"], "second game selected")
     # Export: the same dialect reads back.
     page.keyboard.press("End")
+    page.fill("#pgn", "")  # so that the wait below sees this export
     page.click("#pgnexport")
     wait_for(page, "document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
     exported = page.input_value("#pgn")
@@ -1158,6 +1160,7 @@ def test_pgn_tolerant(b):
     check("Nf3?!" in text and "a comment" in text and "O-O" in text, f"move list {text!r}")
     check("%" not in text, f"lichess's [%clk]/[%eval] commands are not shown: {text!r}")
     check(page.locator("#moves .var").count() == 1, "the variation is listed")
+    page.fill("#pgn", "")  # so that the wait below sees this export
     page.click("#pgnexport")
     wait_for(page, "document.getElementById('pgn').value.includes('[PlyCount')", timeout=10000)
     exported = page.input_value("#pgn")
