@@ -740,3 +740,37 @@ fn effects_rebuild_random_games() {
     }
     assert!(plies > 3000, "only {plies} plies");
 }
+
+/// Who can never checkmate (a flag fall against the other side is a draw):
+/// a lone king, except where a lone king can win pieces back.
+#[test]
+fn a_lone_king_cannot_mate_where_it_cannot_win_pieces() {
+    let lone_black = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
+    let sides = |v: VariantKind, fen: &str| {
+        let g = game(v, fen);
+        (g.cannot_mate(Color::White), g.cannot_mate(Color::Black))
+    };
+    for v in [
+        VariantKind::Chess,
+        VariantKind::Subversion,
+        VariantKind::CruisePawns,
+    ] {
+        assert_eq!(sides(v, lone_black), (false, true), "{v:?}");
+    }
+    // A pawn beside the king can promote: both can mate.
+    assert_eq!(
+        sides(VariantKind::Chess, "4k3/4p3/8/8/8/8/8/3QK3 w - - 0 1"),
+        (false, false)
+    );
+    // A capture converts (Cowardly Crew, the Andernach variants) or a cascade
+    // does (Pacifist): a lone king may win an army back.
+    for v in [
+        VariantKind::CowardlyCrew,
+        VariantKind::Pacifist,
+        VariantKind::Andernach,
+        VariantKind::AntiAndernach,
+        VariantKind::SuperAndernach,
+    ] {
+        assert_eq!(sides(v, lone_black), (false, false), "{v:?}");
+    }
+}

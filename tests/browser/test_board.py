@@ -1084,6 +1084,16 @@ def test_clocks(b):
     exported = page.input_value("#pgn")
     for want in ['[TimeControl "15+2"]', '[Termination "time forfeit"]', '[Result "0-1"]', "1. e4 {[%clk 0:00:1", "{White's time is up} 0-1"]:
         check(want in exported, f"{want!r} in the export: {exported!r}")
+    # White's flag falls against a lone king, which can never mate: a draw.
+    b.load("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
+    page.select_option("#tc-increment", "0")
+    page.click("#playbtn")
+    wait_for(page, "!window.turncoat.state.playing", timeout=25000)
+    status = page.inner_text("#status")
+    check(
+        status == "Game over: 1/2-1/2 — Draw (White's time is up, but Black cannot checkmate)",
+        f"status at the flag against a lone king: {status!r}",
+    )
     page.select_option("#tc-minutes", "0")
     page.select_option("#tc-increment", "0")
 

@@ -149,6 +149,11 @@ pub fn describe(
         outcome,
         missile,
         links,
+        cannot_mate: [Color::White, Color::Black]
+            .into_iter()
+            .filter(|&c| game.cannot_mate(c))
+            .map(|c| color_name(c).to_string())
+            .collect(),
     };
     let spec = Spec {
         variant,
@@ -738,6 +743,18 @@ mod tests {
         assert!(text.contains("[TimeControl \"180+2\"]"), "{text}");
         assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
         assert!(text.contains("2. Nf3 {Black's time is up} 1-0"), "{text}");
+        let players = Players {
+            ended: Some(Agreed::WhiteFlagDrawn),
+            time_control: Some("60+0"),
+            ..Players::named("a", "b")
+        };
+        let text = export_pgn(VariantKind::Chess, None, &moves, &players, None).unwrap();
+        assert!(text.contains("[Result \"1/2-1/2\"]"), "{text}");
+        assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
+        assert!(
+            text.contains("{White's time is up, but Black cannot checkmate} 1/2-1/2"),
+            "{text}"
+        );
         for bad in ["", "3m", "180+", "+2", "1+2+3", "99999999999", "180 + 2"] {
             let players = Players {
                 time_control: Some(bad),

@@ -172,6 +172,9 @@ pub enum Agreed {
     /// White's flag fell (the clock reached zero).
     WhiteFlag,
     BlackFlag,
+    /// White's flag fell, but Black can never checkmate: a draw.
+    WhiteFlagDrawn,
+    BlackFlagDrawn,
 }
 
 impl Agreed {
@@ -179,7 +182,7 @@ impl Agreed {
         match self {
             Agreed::WhiteResigns | Agreed::WhiteFlag => "0-1",
             Agreed::BlackResigns | Agreed::BlackFlag => "1-0",
-            Agreed::DrawAgreed => "1/2-1/2",
+            Agreed::DrawAgreed | Agreed::WhiteFlagDrawn | Agreed::BlackFlagDrawn => "1/2-1/2",
         }
     }
 
@@ -191,12 +194,17 @@ impl Agreed {
             Agreed::DrawAgreed => "Draw agreed",
             Agreed::WhiteFlag => "White's time is up",
             Agreed::BlackFlag => "Black's time is up",
+            Agreed::WhiteFlagDrawn => "White's time is up, but Black cannot checkmate",
+            Agreed::BlackFlagDrawn => "Black's time is up, but White cannot checkmate",
         }
     }
 
     /// A flag fall (PGN's Termination "time forfeit").
     pub fn on_time(self) -> bool {
-        matches!(self, Agreed::WhiteFlag | Agreed::BlackFlag)
+        matches!(
+            self,
+            Agreed::WhiteFlag | Agreed::BlackFlag | Agreed::WhiteFlagDrawn | Agreed::BlackFlagDrawn
+        )
     }
 }
 
@@ -291,6 +299,9 @@ pub struct PositionInfo {
     pub missile: Option<Missile>,
     /// Attending Pawns: `[celebrity, pawn]` pairs.
     pub links: Vec<[String; 2]>,
+    /// The sides (`white`, `black`) that can never checkmate here, whatever
+    /// is played: a flag fall against the other side is then a draw.
+    pub cannot_mate: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -397,6 +397,12 @@ impl LiveGame {
         self.inner.in_check()
     }
 
+    /// Can `side` never checkmate, whatever is played
+    /// ([`Variant::cannot_mate`])?
+    pub fn cannot_mate(&self, side: Color) -> bool {
+        self.inner.cannot_mate(side)
+    }
+
     /// The king in check, where the side to move has one king and it is.
     pub fn checked_king(&self) -> Option<Square> {
         self.inner.checked_king()
@@ -461,6 +467,7 @@ trait Erased: Send + Sync {
     fn turn(&self) -> Color;
     fn in_check(&self) -> bool;
     fn checked_king(&self) -> Option<Square>;
+    fn cannot_mate(&self, side: Color) -> bool;
     fn outcome(&self) -> Option<Outcome>;
     fn state(&self) -> VariantState;
     fn legal_moves(&self) -> Vec<MoveInfo>;
@@ -510,6 +517,10 @@ impl<V: Variant> Erased for Live<V> {
 
     fn in_check(&self) -> bool {
         V::in_check(&self.game.pos)
+    }
+
+    fn cannot_mate(&self, side: Color) -> bool {
+        V::cannot_mate(self.game.pos.board(), side)
     }
 
     fn checked_king(&self) -> Option<Square> {

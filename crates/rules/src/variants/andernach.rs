@@ -74,6 +74,8 @@ macro_rules! andernach_variant {
         impl Variant for $ty {
             const NAME: &'static str = $name;
             const START_FEN: &'static str = START;
+            /// The other side's pieces can turn to a lone king's side.
+            const LONE_KING_CANNOT_MATE: bool = false;
             /// A double step that changes the pawn's side leaves it past the
             /// en passant square as a pawn of the side to move.
             const DOUBLE_STEP_CHANGES_SIDE: bool = $double_step_changes_side;

@@ -30,6 +30,8 @@ pub const CONVERT_NONE: u64 = 1;
 
 impl Variant for CowardlyCrew {
     const NAME: &'static str = "cowardlycrew";
+    /// A lone king's capture converts the pieces around it.
+    const LONE_KING_CANNOT_MATE: bool = false;
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     type State = ();
     type Cache = ();

@@ -42,6 +42,11 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     const EN_PASSANT: bool = true;
     /// Does standard insufficient material (K v K, K+minor v K) end the game?
     const INSUFFICIENT_MATERIAL: bool = true;
+    /// Can a side left with its king alone never checkmate (FIDE; so a flag
+    /// fall against the other side is a draw)? Not where a lone king can win
+    /// pieces back: a capture converts (Cowardly Crew, the Andernach
+    /// variants) or a cascade does (Pacifist).
+    const LONE_KING_CANNOT_MATE: bool = true;
     /// Does every reset of the halfmove clock make all earlier positions
     /// unreachable, as a capture or a pawn move does in chess? Then a position
     /// can only repeat one since the last reset, and a search need look back no
@@ -82,6 +87,15 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// draw test)? Standard insufficient material where the variant uses it.
     fn insufficient_material(board: &Board) -> bool {
         Self::INSUFFICIENT_MATERIAL && crate::game::insufficient_material(board)
+    }
+
+    /// Can `side` never checkmate, whatever is played? Only a lone king, and
+    /// only where [`Variant::LONE_KING_CANNOT_MATE`]: the board's clocks make
+    /// a flag fall against the other side a draw then (docs/RULES.md,
+    /// "Common: game end").
+    fn cannot_mate(board: &Board, side: Color) -> bool {
+        Self::LONE_KING_CANNOT_MATE
+            && (board.by_color(side) & !board.by_role(Role::King)).is_empty()
     }
 
     /// Plays a move produced by `legal_moves`.

@@ -1133,6 +1133,8 @@ impl Variant for Pacifist {
     const EN_PASSANT: bool = false;
     /// docs/RULES.md: insufficient material is not used in Pacifist.
     const INSUFFICIENT_MATERIAL: bool = false;
+    /// A cascade can turn pieces to a lone king's side.
+    const LONE_KING_CANNOT_MATE: bool = false;
     /// Rule 7: the clock resets on a conversion, and a converted piece can be
     /// converted back (nothing ever leaves the board).
     const CLOCK_RESET_IRREVERSIBLE: bool = false;

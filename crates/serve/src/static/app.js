@@ -929,6 +929,8 @@ $('chooser').addEventListener('pointerdown', (e) => e.stopPropagation());
 function show(msg) {
   soundOfShow(msg);
   state.info = msg;
+  // Who can never mate here: a flag fall against the other side is a draw.
+  if (state.node) state.node.cannotMate = msg.cannot_mate || [];
   state.dragDests = dragDests(msg);
   state.parsed = new Map(msg.legal_moves.map((m) => [m.token, entryOf(m)]));
   state.sel = [];
@@ -1757,7 +1759,11 @@ function tickClock() {
   if (state.waitingEngine) { send({ type: 'stop' }); state.waitingEngine = false; goId = -1; }
   const end = mainLine().pop();
   if (end !== state.node) goTo(end);
-  state.ended = { node: end, kind: side === 'white' ? 'white_flag' : 'black_flag' };
+  // As FIDE's Laws and lichess: a draw when the side with time left can
+  // never checkmate (the rules say when: a lone king in most variants).
+  const other = side === 'white' ? 'black' : 'white';
+  const drawn = (end.cannotMate || []).includes(other);
+  state.ended = { node: end, kind: `${side}_flag${drawn ? '_drawn' : ''}` };
   playSound('end');
   stopPlaying();
   renderStatus();
@@ -1798,6 +1804,8 @@ const AGREED = {
   draw_agreed: { result: '1/2-1/2', winner: null, reason: 'draw agreed' },
   white_flag: { result: '0-1', winner: 'black', reason: "White's time is up" },
   black_flag: { result: '1-0', winner: 'white', reason: "Black's time is up" },
+  white_flag_drawn: { result: '1/2-1/2', winner: null, reason: "White's time is up, but Black cannot checkmate" },
+  black_flag_drawn: { result: '1/2-1/2', winner: null, reason: "Black's time is up, but White cannot checkmate" },
 };
 
 /** The players' end of the game, if the position shown is where it ended. */
