@@ -74,6 +74,22 @@ def count(page, selector, at_least):
     return page.locator(selector).count()
 
 
+def square_centre(box, orientation, sq):
+    """The page coordinates of square `sq`'s centre on a board drawn in `box`
+    (a bounding box) from `orientation`'s side."""
+    f = ord(sq[0]) - 97
+    r = int(sq[1]) - 1
+    col = f if orientation == "white" else 7 - f
+    row = 7 - r if orientation == "white" else r
+    return (box["x"] + (col + 0.5) * box["width"] / 8, box["y"] + (row + 0.5) * box["height"] / 8)
+
+
+def click_squares(page, square_xy, squares):
+    for sq in squares:
+        x, y = square_xy(sq)
+        page.mouse.click(x, y)
+
+
 def examples(variant):
     path = os.path.join(DATA, f"{variant}_examples.json")
     if not os.path.exists(path):
@@ -114,17 +130,10 @@ class Board:
 
     def square_xy(self, sq):
         box = self.page.locator("#board").bounding_box()
-        orient = self.page.evaluate("window.turncoat.state.orientation")
-        f = ord(sq[0]) - 97
-        r = int(sq[1]) - 1
-        col = f if orient == "white" else 7 - f
-        row = 7 - r if orient == "white" else r
-        return (box["x"] + (col + 0.5) * box["width"] / 8, box["y"] + (row + 0.5) * box["height"] / 8)
+        return square_centre(box, self.page.evaluate("window.turncoat.state.orientation"), sq)
 
     def click(self, *squares):
-        for sq in squares:
-            x, y = self.square_xy(sq)
-            self.page.mouse.click(x, y)
+        click_squares(self.page, self.square_xy, squares)
 
     def move(self, a, c):
         """Clicks a two-square move and waits until it is on the board."""
@@ -1375,17 +1384,10 @@ class Editor:
 
     def square_xy(self, sq):
         box = self.page.locator("#editor-board").bounding_box()
-        orient = self.state()["orientation"]
-        f = ord(sq[0]) - 97
-        r = int(sq[1]) - 1
-        col = f if orient == "white" else 7 - f
-        row = 7 - r if orient == "white" else r
-        return (box["x"] + (col + 0.5) * box["width"] / 8, box["y"] + (row + 0.5) * box["height"] / 8)
+        return square_centre(box, self.state()["orientation"], sq)
 
     def click(self, *squares):
-        for sq in squares:
-            x, y = self.square_xy(sq)
-            self.page.mouse.click(x, y)
+        click_squares(self.page, self.square_xy, squares)
 
     def tool(self, name):
         self.page.click(f"#editor-tool-{name}")
