@@ -896,8 +896,19 @@ GAME_DONE = "window.turncoat.game.run === null && document.querySelectorAll('#mo
 
 def analyse_game(page, plies, budget="100000", timeout=120000):
     page.select_option("#budget", budget)
+    # Whether the bar was shown at all: a quick analysis (fast positions, or
+    # values kept from an earlier run) can end and hide it before a check
+    # after the click would look.
+    page.evaluate(
+        """() => { const el = document.getElementById('gameprogress');
+           window.__progressShown = !el.hidden;
+           new MutationObserver((records) => {
+             if (records.some((r) => r.attributeName === 'hidden' && r.oldValue !== null)) window.__progressShown = true;
+           }).observe(el, { attributes: true, attributeOldValue: true }); }"""
+    )
     page.click("#analyse-game")
-    check(page.locator("#gameprogress").is_visible(), "progress bar shown")
+    wait_for(page, "window.__progressShown === true", timeout=5000)
+    check(page.evaluate("window.__progressShown"), "progress bar shown")
     wait_for(page, f"(n => {GAME_DONE})({plies})", timeout=timeout)
     return page.evaluate("window.turncoat.timings.gameAnalysis")
 
