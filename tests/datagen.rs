@@ -575,3 +575,74 @@ fn hand_written_data_owes_nothing_to_the_network() {
         assert_eq!(default == hand, !has_network, "{name}");
     }
 }
+
+/// `--eval-file` plays with the network in the file: the shipped chess file
+/// makes exactly the default chess data; Cowardly Crew's file gives
+/// Super-Andernach (which ships no network) a network, so its data changes; a
+/// file that is not a network stops the run before any game, with the reason.
+#[test]
+fn eval_file_plays_with_the_network_in_the_file() {
+    let net = |v: &str| {
+        format!(
+            "{}/crates/engine/src/nnue/{v}.net",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    };
+    let (default, _) = datagen("chess", "file-default", "1", "2", &[]);
+    let (file, _) = datagen(
+        "chess",
+        "file-chess",
+        "1",
+        "2",
+        &["--eval-file", &net("chess")],
+    );
+    assert!(!default.is_empty());
+    assert_eq!(file, default);
+    let (hand, _) = datagen("superandernach", "file-none", "1", "2", &[]);
+    let crew = net("cowardlycrew");
+    let (with_net, _) = datagen(
+        "superandernach",
+        "file-crew",
+        "1",
+        "2",
+        &["--eval-file", &crew],
+    );
+    assert!(!with_net.is_empty());
+    assert_ne!(with_net, hand);
+
+    let out = std::env::temp_dir().join(format!(
+        "turncoat-datagen-{}-bad-net.txt",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&out);
+    let not_a_net = format!("{}/Cargo.toml", env!("CARGO_MANIFEST_DIR"));
+    let out_text = out.to_string_lossy().into_owned();
+    let mut args = vec![
+        "datagen",
+        "--out",
+        &out_text,
+        "--games",
+        "2",
+        "--eval-file",
+        &not_a_net,
+    ];
+    args.extend(RUN_OPTIONS);
+    let (ok, _, err) = run_turncoat(&args);
+    assert!(!ok);
+    assert!(
+        err.contains(&format!("--eval-file {not_a_net}: not a network file")),
+        "{err}"
+    );
+    assert!(!out.exists(), "the output was created");
+    let _ = std::fs::remove_file(&out);
+    let (ok, _, err) = run_turncoat(&[
+        "datagen",
+        "--out",
+        &out_text,
+        "--hand-written",
+        "--eval-file",
+        &not_a_net,
+    ]);
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
+    let _ = std::fs::remove_file(&out);
+}

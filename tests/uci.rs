@@ -174,6 +174,7 @@ fn handshake_lists_options_and_variants() {
         "option name Ponder type check default false",
         "option name UCI_Variant type combo default chess var chess",
         "option name Use NNUE type check default true",
+        "option name EvalFile type string default <embedded>",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(opt)),
@@ -204,6 +205,110 @@ fn position_moves_and_display() {
     let lines = e.until("Checkers:", 5 * SEC);
     assert!(lines.iter().any(|l| l.starts_with("Key: ")));
     assert!(lines.iter().any(|l| l.contains("| R |")));
+}
+
+/// `EvalFile` (as Stockfish's option) evaluates with a network read from a
+/// file: the shipped chess file evaluates and searches exactly as the embedded
+/// chess network; Cowardly Crew's file evaluates the start position exactly as
+/// Cowardly Crew does, in chess and in Andernach (which ships no network: the
+/// file gives it one); `<embedded>` goes back. A file that is not a network is
+/// refused with the reason, and the network in use stays.
+#[test]
+fn eval_file_option() {
+    let net = |v: &str| {
+        format!(
+            "{}/crates/engine/src/nnue/{v}.net",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    };
+    // The NNUE line of `eval`, if there is one.
+    let nnue = |e: &mut Uci| -> Option<String> {
+        e.send("eval");
+        e.send("isready");
+        let lines = e.until("readyok", 5 * SEC);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("Hand-written evaluation ")),
+            "{lines:?}"
+        );
+        lines
+            .iter()
+            .find(|l| l.starts_with("NNUE evaluation "))
+            .cloned()
+    };
+    let nodes = |e: &mut Uci| -> i64 {
+        e.send("ucinewgame");
+        e.send("position startpos moves e2e4 e7e5");
+        e.send("go depth 6");
+        let (lines, _) = e.bestmove(60 * SEC);
+        lines
+            .iter()
+            .rev()
+            .find_map(|l| field(l, "nodes"))
+            .expect("nodes")
+    };
+    let set = |e: &mut Uci, value: &str| -> String {
+        e.send(&format!("setoption name EvalFile value {value}"));
+        let lines = e.until("info string", 5 * SEC);
+        lines.last().expect("info string").clone()
+    };
+    let mut e = Uci::start();
+    e.send("position startpos");
+    let embedded = nnue(&mut e).expect("chess has a network");
+    let embedded_nodes = nodes(&mut e);
+
+    let said = set(&mut e, &net("chess"));
+    assert!(
+        said.starts_with(&format!("info string EvalFile {}: a ", net("chess")))
+            && said.ends_with("evaluating every variant while Use NNUE is on"),
+        "{said}"
+    );
+    e.send("position startpos");
+    assert_eq!(nnue(&mut e).as_deref(), Some(embedded.as_str()));
+    assert_eq!(nodes(&mut e), embedded_nodes);
+
+    set(&mut e, &net("cowardlycrew"));
+    e.send("position startpos");
+    let crew_file = nnue(&mut e).expect("a network");
+    assert_ne!(crew_file, embedded, "the file changed nothing");
+    e.send("setoption name UCI_Variant value cowardlycrew");
+    assert_eq!(
+        set(&mut e, "<embedded>"),
+        "info string EvalFile: each variant's embedded network"
+    );
+    assert_eq!(nnue(&mut e).as_deref(), Some(crew_file.as_str()));
+
+    e.send("setoption name UCI_Variant value andernach");
+    assert_eq!(
+        nnue(&mut e),
+        None,
+        "Andernach ships a network now: change this test"
+    );
+    set(&mut e, &net("cowardlycrew"));
+    assert_eq!(nnue(&mut e).as_deref(), Some(crew_file.as_str()));
+
+    // Refusals: the reason, and the network in use stays.
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let refusals = [
+        (format!("{dir}/no-such.net"), "No such file"),
+        (dir.to_string(), "not a regular file"),
+        (format!("{dir}/Cargo.toml"), "not a network file"),
+        ("/dev/zero".to_string(), "not a regular file"),
+    ];
+    for (path, why) in refusals {
+        let said = set(&mut e, &path);
+        assert!(
+            said.starts_with(&format!("info string error: EvalFile '{path}': "))
+                && said.contains(why),
+            "{path}: {said}"
+        );
+        assert_eq!(nnue(&mut e).as_deref(), Some(crew_file.as_str()), "{path}");
+    }
+    e.send("go depth 4");
+    let (_, best) = e.bestmove(30 * SEC);
+    let legal = common::legal_tokens_of(turncoat::rules::variants::VariantKind::Andernach, START);
+    assert!(legal.expect("fen").contains(&best), "{best}");
 }
 
 /// `eval` prints both evaluations, White's view, mirrored exactly when the

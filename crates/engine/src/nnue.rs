@@ -82,6 +82,14 @@ impl Layout {
         }
     }
 
+    /// Its name in messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Layout::Plain => "plain",
+            Layout::KingBuckets => "king-bucketed",
+        }
+    }
+
     pub const fn magic(self) -> &'static [u8; 4] {
         match self {
             Layout::Plain => b"TCN2",
@@ -195,6 +203,72 @@ impl EmbeddedNetwork {
         parsed.push((self.file, net));
         net
     }
+}
+
+/// The largest network file there is (king buckets, [`MAX_HIDDEN`] wide):
+/// a front end reading a file the user names reads no more than this.
+pub const MAX_FILE_LEN: usize = file_len(Layout::KingBuckets, MAX_HIDDEN);
+
+/// A network from a file the user chose (UCI `EvalFile`, `datagen
+/// --eval-file`), parsed and kept for the program's life: the search holds
+/// networks as `&'static`, as it holds the embedded ones. Each distinct content
+/// is parsed and kept once, so naming the same file again costs nothing and
+/// a session that switches between a few files keeps only those.
+pub fn keep(bytes: &[u8]) -> Result<&'static Network, NetworkError> {
+    type Kept = Vec<(Box<[u8]>, &'static Network)>;
+    static KEPT: Mutex<Kept> = Mutex::new(Vec::new());
+    let mut kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(&(_, net)) = kept.iter().find(|(b, _)| **b == *bytes) {
+        return Ok(net);
+    }
+    let net: &'static Network = Box::leak(Network::from_bytes(bytes)?);
+    kept.push((bytes.into(), net));
+    Ok(net)
+}
+
+/// Why [`load_file`] read no network.
+#[derive(Debug)]
+pub enum LoadError {
+    Io(std::io::Error),
+    /// A directory, pipe or device: only a regular file is opened (a pipe
+    /// would block, a device might never end).
+    NotAFile,
+    /// More bytes than [`MAX_FILE_LEN`].
+    TooLarge,
+    Network(NetworkError),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Io(e) => write!(f, "{e}"),
+            LoadError::NotAFile => f.write_str("not a regular file"),
+            LoadError::TooLarge => {
+                write!(f, "larger than any network ({MAX_FILE_LEN} bytes at most)")
+            }
+            LoadError::Network(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// The network in the file at `path` ([`keep`]): the one place a network is
+/// read from a file the user names (UCI `EvalFile`, `datagen --eval-file`).
+/// No more is read than the largest network takes.
+pub fn load_file(path: &std::path::Path) -> Result<&'static Network, LoadError> {
+    use std::io::Read;
+    if !std::fs::metadata(path).map_err(LoadError::Io)?.is_file() {
+        return Err(LoadError::NotAFile);
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_LEN as u64 + 1).read_to_end(&mut bytes))
+        .map_err(LoadError::Io)?;
+    if bytes.len() > MAX_FILE_LEN {
+        return Err(LoadError::TooLarge);
+    }
+    keep(&bytes).map_err(LoadError::Network)
 }
 
 /// The output layer for a board with `pieces` pieces (kings included): four
@@ -330,6 +404,16 @@ impl std::fmt::Display for NetworkError {
 }
 
 impl std::error::Error for NetworkError {}
+
+/// The shape, not the weights: what a log line or an option's state shows.
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Network")
+            .field("layout", &self.layout)
+            .field("hidden", &self.hidden)
+            .finish_non_exhaustive()
+    }
+}
 
 impl Network {
     /// Parses a network file; the error says why it is not one of this shape,

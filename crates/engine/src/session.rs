@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use crate::eval;
+use crate::nnue::Network;
 use crate::policy::Policy;
 use crate::search::tt::{HashError, TranspositionTable};
 use crate::search::{self, HistoryStore, Info, Limits, Options, Shared};
@@ -265,14 +266,18 @@ impl Drop for Engine {
     }
 }
 
-/// The static evaluations of `setup`'s position (UCI `eval`).
-pub fn static_eval(setup: &Setup, variant_terms: bool) -> Result<StaticEval, SetupError> {
+/// The static evaluations of `setup`'s position (UCI `eval`); `network`, as
+/// [`search::Options::network`], replaces the variant's own.
+pub fn static_eval(
+    setup: &Setup,
+    variant_terms: bool,
+    network: Option<&'static Network>,
+) -> Result<StaticEval, SetupError> {
     with_variant!(setup.variant, V => {
         setup.game::<V>().map(|game| {
             let pos = &game.pos;
             let white = |s: i32| if pos.turn() == shakmaty::Color::White { s } else { -s };
-            let network = V::NETWORK.map(|n| {
-                let net = n.network();
+            let network = network.or_else(|| V::NETWORK.map(|n| n.network())).map(|net| {
                 white(net.evaluate_board(&V::network_boards(pos), pos.turn()))
             });
             StaticEval {

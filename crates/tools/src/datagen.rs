@@ -34,6 +34,7 @@ use shakmaty::Color;
 
 use crate::data::Format;
 use crate::packed::{self, GameResult};
+use turncoat_engine::nnue::{self, Network};
 use turncoat_engine::openings::random_opening;
 use turncoat_engine::policy::Policy;
 use turncoat_engine::search::tt::TranspositionTable;
@@ -87,6 +88,11 @@ pub struct DatagenArgs {
     /// first generation of a lineage trained only on Turncoat's own search.
     #[arg(long)]
     pub hand_written: bool,
+    /// Play and score with this network (a `turncoat train` file) instead of
+    /// the variant's embedded one: the next generation's data from the last
+    /// generation's network, without building it into the engine.
+    #[arg(long, value_name = "FILE", conflicts_with = "hand_written")]
+    pub eval_file: Option<PathBuf>,
 }
 
 /// A side whose score stays beyond this for [`ADJUDICATE_PLIES`] plies in a row
@@ -122,6 +128,12 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     if args.nodes == 0 || args.threads == 0 {
         return Err("--nodes and --threads must be positive".into());
     }
+    let network = match &args.eval_file {
+        Some(path) => Some(
+            nnue::load_file(path).map_err(|e| format!("--eval-file {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let file = match args.format {
         Format::Text if starts_packed(&args.out) => {
             return Err(format!(
@@ -172,7 +184,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                     return;
                 }
                 let index = first + nth * step;
-                let written = with_variant!(args.variant, V => play_game::<V>(args, index)
+                let written = with_variant!(args.variant, V => play_game::<V>(args, network, index)
                     .and_then(|played| game_bytes(&played, args.format)))
                 .and_then(|(bytes, count)| {
                     let mut w = out.lock().map_err(|_| "output lock poisoned".to_string())?;
@@ -240,7 +252,11 @@ fn game_bytes<V: Variant>(played: &Played<V>, format: Format) -> Result<(Vec<u8>
 }
 
 /// Plays game `index` of the series to its end (or adjudication).
-fn play_game<V: Policy>(args: &DatagenArgs, index: u64) -> Result<Played<V>, String> {
+fn play_game<V: Policy>(
+    args: &DatagenArgs,
+    network: Option<&'static Network>,
+    index: u64,
+) -> Result<Played<V>, String> {
     let opening = random_opening::<V>(args.seed, index, args.random_plies)?;
     let start: Position<V> = fen::parse(&opening)?;
     let mut game = Game::new(start);
@@ -252,6 +268,7 @@ fn play_game<V: Policy>(args: &DatagenArgs, index: u64) -> Result<Played<V>, Str
     };
     let options = Options {
         use_nnue: !args.hand_written,
+        network,
         ..Options::default()
     };
     let mut positions = Vec::new();
@@ -395,6 +412,7 @@ mod tests {
             seed: 11,
             hash: 1,
             hand_written: false,
+            eval_file: None,
             shard: None,
             format: Format::Text,
         };
@@ -404,7 +422,7 @@ mod tests {
         let mut lines = written.lines();
         let (mut noisy, mut by_rules) = (0, 0);
         for index in 0..GAMES {
-            let played = play_game::<V>(&args, index).unwrap();
+            let played = play_game::<V>(&args, None, index).unwrap();
             let mut game = Game::new(fen::parse::<V>(&played.opening).unwrap());
             let mut kept = played
                 .positions

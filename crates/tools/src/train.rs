@@ -914,6 +914,7 @@ mod tests {
                 seed: 5,
                 hash: 1,
                 hand_written: false,
+                eval_file: None,
                 shard: None,
                 format: crate::data::Format::Text,
             })

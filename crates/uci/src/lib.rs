@@ -155,6 +155,20 @@ impl Uci {
                 self.position = Setup::startpos(self.options.variant);
                 self.engine.clear();
             }
+            Ok(Effect::NetworkChanged) => {
+                // The table's scores are the other network's.
+                self.engine.clear();
+                send(&match &self.options.eval_file {
+                    Some(f) => format!(
+                        "info string EvalFile {}: a {} network of width {}, evaluating every \
+                         variant while Use NNUE is on",
+                        f.path,
+                        f.network.layout().name(),
+                        f.network.hidden()
+                    ),
+                    None => "info string EvalFile: each variant's embedded network".to_string(),
+                });
+            }
             Err(e) => error(&e),
         }
     }
@@ -222,7 +236,8 @@ impl Uci {
     /// White's view, in pawns: the hand-written one and, where the variant has
     /// one, the network's.
     fn static_eval(&self) {
-        match static_eval(&self.position, self.options.variant_eval) {
+        let network = self.options.eval_file.as_ref().map(|f| f.network);
+        match static_eval(&self.position, self.options.variant_eval, network) {
             Ok(e) => {
                 send(&format!(
                     "Hand-written evaluation {:+.2} (white side)",
@@ -292,6 +307,7 @@ impl Uci {
             move_overhead: self.options.move_overhead,
             variant_eval: self.options.variant_eval,
             use_nnue: self.options.use_nnue,
+            network: self.options.eval_file.as_ref().map(|f| f.network),
             poll: None,
         };
         let started = self

@@ -1,6 +1,7 @@
 //! UCI options: their declarations (printed after `uci`) and `setoption` parsing.
 //! Names are matched case-insensitively, as Stockfish does.
 
+use turncoat_engine::nnue::{self, Network};
 use turncoat_rules::variants::VariantKind;
 
 pub const HASH_MAX_MB: usize = 65_536;
@@ -18,7 +19,21 @@ pub struct EngineOptions {
     /// Evaluate with the variant's network where it has one (UCI `Use NNUE`, as
     /// Stockfish); the hand-written evaluation otherwise.
     pub use_nnue: bool,
+    /// A network read from a file (UCI `EvalFile`, as Stockfish's): it
+    /// evaluates in place of the variant's own, in every variant, while `Use
+    /// NNUE` is on; `None` (`<embedded>`) leaves each variant its shipped one.
+    pub eval_file: Option<EvalFile>,
 }
+
+/// The file `EvalFile` names and the network read from it.
+#[derive(Clone, Debug)]
+pub struct EvalFile {
+    pub path: String,
+    pub network: &'static Network,
+}
+
+/// `EvalFile`'s value that means the variant's own network (and its default).
+pub const EMBEDDED: &str = "<embedded>";
 
 impl Default for EngineOptions {
     fn default() -> Self {
@@ -31,6 +46,7 @@ impl Default for EngineOptions {
             variant: VariantKind::Chess,
             variant_eval: true,
             use_nnue: true,
+            eval_file: None,
         }
     }
 }
@@ -42,6 +58,9 @@ pub enum Effect {
     ResizeHash,
     ClearHash,
     VariantChanged,
+    /// `EvalFile` read a network (or went back to the embedded ones): the
+    /// front end says which.
+    NetworkChanged,
 }
 
 /// The `option ...` lines of the `uci` answer.
@@ -77,6 +96,7 @@ pub fn declarations() -> Vec<String> {
         variants,
         "option name VariantEval type check default true".to_string(),
         "option name Use NNUE type check default true".to_string(),
+        format!("option name EvalFile type string default {EMBEDDED}"),
     ]
 }
 
@@ -163,6 +183,19 @@ impl EngineOptions {
             "use nnue" => {
                 self.use_nnue = check(name, value)?;
                 Ok(Effect::None)
+            }
+            "evalfile" => {
+                let path = value.map(str::trim).unwrap_or("");
+                self.eval_file = if path.is_empty() || path.eq_ignore_ascii_case(EMBEDDED) {
+                    None
+                } else {
+                    Some(EvalFile {
+                        path: path.to_string(),
+                        network: nnue::load_file(std::path::Path::new(path))
+                            .map_err(|e| format!("EvalFile '{path}': {e}"))?,
+                    })
+                };
+                Ok(Effect::NetworkChanged)
             }
             "uci_variant" => {
                 let v = value.ok_or_else(|| format!("option {name} needs a value"))?;

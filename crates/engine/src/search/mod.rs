@@ -18,7 +18,7 @@ use std::sync::Arc;
 use shakmaty::{Color, Role};
 
 use crate::eval;
-use crate::nnue::AccumulatorStack;
+use crate::nnue::{AccumulatorStack, Network};
 use crate::policy::Policy;
 use turncoat_rules::game::{self, Outcome};
 use turncoat_rules::moves::{Move, MoveList};
@@ -109,6 +109,10 @@ pub struct Options {
     pub variant_eval: bool,
     /// Evaluate with the variant's network where it has one (UCI `Use NNUE`).
     pub use_nnue: bool,
+    /// A network the user chose (UCI `EvalFile`, [`crate::nnue::keep`]): while
+    /// `use_nnue` is on it evaluates in place of the variant's own, and gives
+    /// a network to variants that ship none.
+    pub network: Option<&'static Network>,
     /// Asked by the main search thread every 1024 nodes (with the nodes
     /// searched so far) whether to stop; see [`Poll`].
     pub poll: Option<Poll>,
@@ -136,6 +140,7 @@ impl Default for Options {
             move_overhead: 10,
             variant_eval: true,
             use_nnue: true,
+            network: None,
             poll: None,
         }
     }
@@ -527,9 +532,11 @@ impl<'a, V: Policy> Worker<'a, V> {
                     seldepth: 0,
                 })
                 .collect(),
-            nnue: V::NETWORK
-                .filter(|_| options.use_nnue)
-                .map(|n| AccumulatorStack::new(n.network(), MAX_PLY + 2)),
+            nnue: options
+                .use_nnue
+                .then(|| options.network.or_else(|| V::NETWORK.map(|n| n.network())))
+                .flatten()
+                .map(|net| AccumulatorStack::new(net, MAX_PLY + 2)),
             report,
             root: None,
             depth: 0,
