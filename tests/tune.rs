@@ -259,3 +259,23 @@ fn tune_command_rejects_bad_input() {
     let (ok, _, _) = run(&["tune"]);
     assert!(!ok);
 }
+
+/// `evaluate_hand_set` (data generation's `--hand-written`) evaluates chess
+/// with the values the variants keep, none of the tuned ones: exactly what
+/// Anti-Andernach (hand-set values, no terms of its own) says of the same
+/// board, and not what chess's tuned evaluation says.
+#[test]
+fn hand_set_evaluation_owes_nothing_to_the_tuned_values() {
+    use turncoat::rules::variants::andernach::AntiAndernach;
+    for text in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+        "8/5pk1/6p1/3R4/1r6/6P1/5PK1/8 b - - 3 41",
+    ] {
+        let chess: Position<Chess> = fen::parse(text).expect("chess fen");
+        let anti: Position<AntiAndernach> = fen::parse(text).expect("antiandernach fen");
+        let hand_set = eval::evaluate_hand_set(&chess, true);
+        assert_eq!(hand_set, eval::evaluate(&anti, true), "{text}");
+        assert_ne!(hand_set, eval::evaluate(&chess, true), "{text}");
+    }
+}

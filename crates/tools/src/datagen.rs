@@ -83,9 +83,11 @@ pub struct DatagenArgs {
     /// Hash table per game, in MiB.
     #[arg(long, default_value_t = 8)]
     pub hash: usize,
-    /// Play and score with the hand-written evaluation, not the variant's
-    /// network (`Use NNUE` off): data that owes nothing to any network, the
-    /// first generation of a lineage trained only on Turncoat's own search.
+    /// Play and score with the hand-written evaluation and its hand-set
+    /// values, not the variant's network: data that owes nothing to any
+    /// network or other engine, the first generation of a lineage trained
+    /// only on Turncoat's own search. (In chess this is not `Use NNUE` off:
+    /// chess's tuned values were fitted partly to Stockfish's scores.)
     #[arg(long)]
     pub hand_written: bool,
     /// Play and score with this network (a `turncoat train` file) instead of
@@ -268,6 +270,7 @@ fn play_game<V: Policy>(
     };
     let options = Options {
         use_nnue: !args.hand_written,
+        hand_set_eval: args.hand_written,
         network,
         ..Options::default()
     };

@@ -309,6 +309,7 @@ impl Uci {
             use_nnue: self.options.use_nnue,
             network: self.options.eval_file.as_ref().map(|f| f.network),
             poll: None,
+            ..search::Options::default()
         };
         let started = self
             .engine

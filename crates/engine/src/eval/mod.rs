@@ -393,7 +393,7 @@ pub fn trace<V: Policy>(pos: &Position<V>, w: &Weights) -> EvalTrace {
         white_to_move: pos.turn() == Color::White,
         ..EvalTrace::default()
     };
-    t.phase = both_sides(pos, w, &mut t).1;
+    t.phase = both_sides(pos, w, tables::<V>(), &mut t).1;
     t.compact();
     t
 }
@@ -599,6 +599,7 @@ fn side_terms<V: Policy, T: Trace>(
     color: Color,
     pawn_attacks: [Bitboard; 2],
     w: &Weights,
+    values: &PieceValues,
     t: &mut T,
 ) -> (S, i32, Attacks) {
     let occ = pos.occupied();
@@ -610,7 +611,6 @@ fn side_terms<V: Policy, T: Trace>(
         Some(k) => attacks::king_attacks(k).with(k),
         None => Bitboard::EMPTY,
     };
-    let values = tables::<V>();
     let mut seen = Attacks {
         all: own_pawn_attacks,
         pawns: own_pawn_attacks,
@@ -866,13 +866,18 @@ pub fn weights_for<V: Policy>() -> &'static Weights {
 
 /// Both sides' terms: White's minus Black's, and the game phase (0 to 24).
 #[inline(always)]
-fn both_sides<V: Policy, T: Trace>(pos: &Position<V>, w: &Weights, t: &mut T) -> (S, i32) {
+fn both_sides<V: Policy, T: Trace>(
+    pos: &Position<V>,
+    w: &Weights,
+    values: &PieceValues,
+    t: &mut T,
+) -> (S, i32) {
     let pawn_attacks = [
         pawn_attacks_of(pos.by_piece(Color::Black.pawn()), Color::Black),
         pawn_attacks_of(pos.by_piece(Color::White.pawn()), Color::White),
     ];
-    let (mut total, pw, white) = side_terms(pos, Color::White, pawn_attacks, w, t);
-    let (black, pb, black_attacks) = side_terms(pos, Color::Black, pawn_attacks, w, t);
+    let (mut total, pw, white) = side_terms(pos, Color::White, pawn_attacks, w, values, t);
+    let (black, pb, black_attacks) = side_terms(pos, Color::Black, pawn_attacks, w, values, t);
     total -= black;
     total += threats(pos, Color::White, &white, &black_attacks, w, t);
     total -= threats(pos, Color::Black, &black_attacks, &white, w, t);
@@ -885,27 +890,27 @@ fn both_sides<V: Policy, T: Trace>(pos: &Position<V>, w: &Weights, t: &mut T) ->
 /// the portable x86-64 build has no population-count instruction for it: where
 /// the CPU has one, a copy of the evaluation compiled to use it (and BMI1's
 /// one-instruction "clear the lowest square" for the square loops) runs instead.
-pub fn shared_terms<V: Policy>(pos: &Position<V>, w: &Weights) -> i32 {
+pub fn shared_terms<V: Policy>(pos: &Position<V>, w: &Weights, values: &PieceValues) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") && std::arch::is_x86_feature_detected!("bmi1")
     {
         // SAFETY: the CPU has POPCNT and BMI1, as just checked.
-        return unsafe { shared_terms_popcnt(pos, w) };
+        return unsafe { shared_terms_popcnt(pos, w, values) };
     }
-    shared_terms_portable(pos, w)
+    shared_terms_portable(pos, w, values)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1")]
-fn shared_terms_popcnt<V: Policy>(pos: &Position<V>, w: &Weights) -> i32 {
-    shared_terms_portable(pos, w)
+fn shared_terms_popcnt<V: Policy>(pos: &Position<V>, w: &Weights, values: &PieceValues) -> i32 {
+    shared_terms_portable(pos, w, values)
 }
 
 /// Inlined, with everything it calls, into each caller, so that the POPCNT
 /// copy counts with the instruction throughout.
 #[inline(always)]
-fn shared_terms_portable<V: Policy>(pos: &Position<V>, w: &Weights) -> i32 {
-    let (total, phase) = both_sides(pos, w, &mut NoTrace);
+fn shared_terms_portable<V: Policy>(pos: &Position<V>, w: &Weights, values: &PieceValues) -> i32 {
+    let (total, phase) = both_sides(pos, w, values, &mut NoTrace);
     (total.0 * phase + total.1 * (24 - phase)) / 24
 }
 
@@ -918,7 +923,33 @@ pub fn evaluate<V: Policy>(pos: &Position<V>, variant_terms: bool) -> i32 {
 }
 
 pub fn evaluate_with<V: Policy>(pos: &Position<V>, variant_terms: bool, w: &Weights) -> i32 {
-    let mut white = shared_terms(pos, w);
+    let tempo = if V::TUNED_EVAL { TEMPO } else { HAND_SET_TEMPO };
+    evaluate_from(pos, variant_terms, w, tables::<V>(), tempo)
+}
+
+/// The evaluation with the hand-set values in every variant, chess's tuned
+/// ones aside: those were fitted partly to Stockfish's scores (docs/TRAINING.md,
+/// "The fits so far"), and a network lineage that owes nothing to another
+/// engine starts from this (`datagen --hand-written`).
+pub fn evaluate_hand_set<V: Policy>(pos: &Position<V>, variant_terms: bool) -> i32 {
+    evaluate_from(
+        pos,
+        variant_terms,
+        &hand_set::WEIGHTS,
+        &HAND_SET_PIECE_VALUES,
+        HAND_SET_TEMPO,
+    )
+}
+
+#[inline(always)]
+fn evaluate_from<V: Policy>(
+    pos: &Position<V>,
+    variant_terms: bool,
+    w: &Weights,
+    values: &PieceValues,
+    tempo: i32,
+) -> i32 {
+    let mut white = shared_terms(pos, w, values);
     if variant_terms {
         white += V::evaluate(pos);
     }
@@ -927,7 +958,7 @@ pub fn evaluate_with<V: Policy>(pos: &Position<V>, variant_terms: bool, w: &Weig
     } else {
         -white
     };
-    score + if V::TUNED_EVAL { TEMPO } else { HAND_SET_TEMPO }
+    score + tempo
 }
 
 /// The hand-set material, tables and weights the variants keep. The tuned ones

@@ -113,6 +113,10 @@ pub struct Options {
     /// `use_nnue` is on it evaluates in place of the variant's own, and gives
     /// a network to variants that ship none.
     pub network: Option<&'static Network>,
+    /// The hand-written evaluation (without a network) with the hand-set
+    /// values in every variant ([`eval::evaluate_hand_set`]): chess's tuned
+    /// ones were fitted partly to Stockfish's scores.
+    pub hand_set_eval: bool,
     /// Asked by the main search thread every 1024 nodes (with the nodes
     /// searched so far) whether to stop; see [`Poll`].
     pub poll: Option<Poll>,
@@ -141,6 +145,7 @@ impl Default for Options {
             variant_eval: true,
             use_nnue: true,
             network: None,
+            hand_set_eval: false,
             poll: None,
         }
     }
@@ -960,6 +965,9 @@ impl<'a, V: Policy> Worker<'a, V> {
     fn evaluate(&mut self, pos: &Position<V>, ply: usize) -> i32 {
         match &mut self.nnue {
             Some(stack) => stack.evaluate(&V::network_boards(pos), pos.turn(), ply),
+            None if self.options.hand_set_eval => {
+                eval::evaluate_hand_set(pos, self.options.variant_eval)
+            }
             None => eval::evaluate(pos, self.options.variant_eval),
         }
     }
