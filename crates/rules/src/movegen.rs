@@ -11,6 +11,7 @@
 
 use shakmaty::{attacks, Bitboard, CastlingSide, Color, Rank, Role, Square};
 
+use crate::bitboards::piece_attacks;
 use crate::moves::{Move, MoveKind, MoveList, PROMOTIONS};
 use crate::position::Position;
 use crate::variants::Variant;
@@ -136,7 +137,7 @@ pub fn generate<V: Variant, S: MoveSink>(
     // Knights and sliders.
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         for from in pos.by_piece(role.of(us)) {
-            let mut targets = attacks::attacks(from, role.of(us), occ) & piece_target;
+            let mut targets = piece_attacks(from, role.of(us), occ) & piece_target;
             if pinned.contains(from) {
                 if let Some(k) = king {
                     targets &= attacks::ray(k, from);

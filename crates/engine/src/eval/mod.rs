@@ -17,7 +17,7 @@ mod subversion;
 use shakmaty::{attacks, Bitboard, Color, File, Role, Square};
 
 use crate::policy::Policy;
-use turncoat_rules::bitboards::{FILE_A, FILE_H};
+use turncoat_rules::bitboards::{piece_attacks, FILE_A, FILE_H};
 use turncoat_rules::position::Position;
 
 /// Middlegame and endgame material.
@@ -637,7 +637,7 @@ fn side_terms<V: Policy, T: Trace>(
         .enumerate()
     {
         for sq in pos.by_piece(role.of(color)) {
-            let att = attacks::attacks(sq, role.of(color), occ);
+            let att = piece_attacks(sq, role.of(color), occ);
             seen.all |= att;
             seen.by_piece[piece] |= att;
             let mob = (att & safe).count() as i32 - MOBILITY_CENTER[piece];

@@ -16,9 +16,10 @@
 //! capture of nothing, counted as one). See docs/RULES.md, "Andernach: en
 //! passant".
 
-use shakmaty::{attacks, Bitboard, Color, Role, Square};
+use shakmaty::{Bitboard, Color, Role, Square};
 
 use super::Variant;
+use crate::bitboards::piece_attacks;
 use crate::live::{chess_effects, Effects};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveKind, MoveList};
@@ -181,14 +182,14 @@ fn turncoat_attacks<V: Variant>(pos: &Position<V>, mv: Move, king: Square) -> bo
     let role = mv.promotion.unwrap_or(role);
     let turned = role.of(!pos.turn());
     // Cheap test first: could it attack the king on an empty board?
-    if !attacks::attacks(mv.to, turned, Bitboard::EMPTY).contains(king) {
+    if !piece_attacks(mv.to, turned, Bitboard::EMPTY).contains(king) {
         return false;
     }
     let mut occupied = pos.occupied().without(mv.from).with(mv.to);
     if mv.kind == MoveKind::EnPassant {
         occupied.discard(Square::from_coords(mv.to.file(), mv.from.rank()));
     }
-    attacks::attacks(mv.to, turned, occupied).contains(king)
+    piece_attacks(mv.to, turned, occupied).contains(king)
 }
 
 /// The chess move, then the side change (a promotion has already promoted).

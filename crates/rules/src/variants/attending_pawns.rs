@@ -18,6 +18,7 @@ use std::fmt::Write as _;
 use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 
 use super::{validate_standard, Variant};
+use crate::bitboards::piece_attacks;
 use crate::fen::FenError;
 use crate::live::{base_action, chess_effects, Action, Effects, Extra, Removal, VariantState, Why};
 use crate::movegen::{self, Legality, Stage};
@@ -369,7 +370,7 @@ impl AttendingPawns {
                 continue;
             };
             let lifted = occ & !Bitboard::from_square(from) & !Bitboard::from_square(pawn);
-            for to in attacks::attacks(from, piece, occ) & !our {
+            for to in piece_attacks(from, piece, occ) & !our {
                 let occupied = lifted | Bitboard::from_square(to);
                 let enemies = their & !Bitboard::from_square(to);
                 let mut squares = placement_squares(to, us, occupied, enemies, their_king);

@@ -12,6 +12,7 @@
 use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
 use super::{validate_pawn_ranks, Variant};
+use crate::bitboards::piece_attacks;
 use crate::bitboards::{FILE_A, FILE_H};
 use crate::fen::FenError;
 use crate::game::Outcome;
@@ -907,7 +908,7 @@ pub fn generate<S: Sink>(pos: &Position<Pacifist>, out: &mut S, noisy_only: bool
         Role::Queen,
     ] {
         for from in Bitboard(base.pieces(role, us)) {
-            let mut targets = attacks::attacks(from, role.of(us), Bitboard(base.occ())).0 & empty;
+            let mut targets = piece_attacks(from, role.of(us), Bitboard(base.occ())).0 & empty;
             // The order of the moves (off the footprint first) is kept for the
             // search's move ordering.
             if !is_related(from) {
