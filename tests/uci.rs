@@ -210,8 +210,8 @@ fn position_moves_and_display() {
 /// `EvalFile` (as Stockfish's option) evaluates with a network read from a
 /// file: the shipped chess file evaluates and searches exactly as the embedded
 /// chess network; Cowardly Crew's file evaluates the start position exactly as
-/// Cowardly Crew does, in chess and in Andernach (which ships no network: the
-/// file gives it one); `<embedded>` goes back. A file that is not a network is
+/// Cowardly Crew does, in chess and in Super-Andernach (which ships no network:
+/// the file gives it one); `<embedded>` goes back. A file that is not a network is
 /// refused with the reason, and the network in use stays.
 #[test]
 fn eval_file_option() {
@@ -279,11 +279,11 @@ fn eval_file_option() {
     );
     assert_eq!(nnue(&mut e).as_deref(), Some(crew_file.as_str()));
 
-    e.send("setoption name UCI_Variant value andernach");
+    e.send("setoption name UCI_Variant value superandernach");
     assert_eq!(
         nnue(&mut e),
         None,
-        "Andernach ships a network now: change this test"
+        "Super-Andernach ships a network now: change this test"
     );
     set(&mut e, &net("cowardlycrew"));
     assert_eq!(nnue(&mut e).as_deref(), Some(crew_file.as_str()));
@@ -307,7 +307,10 @@ fn eval_file_option() {
     }
     e.send("go depth 4");
     let (_, best) = e.bestmove(30 * SEC);
-    let legal = common::legal_tokens_of(turncoat::rules::variants::VariantKind::Andernach, START);
+    let legal = common::legal_tokens_of(
+        turncoat::rules::variants::VariantKind::SuperAndernach,
+        START,
+    );
     assert!(legal.expect("fen").contains(&best), "{best}");
 }
 
