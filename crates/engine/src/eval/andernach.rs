@@ -215,6 +215,12 @@ fn capture_threats<V: SideChange>(pos: &Position<V>) -> i32 {
             }
             best
         });
+    threat_penalty(gains, mover)
+}
+
+/// The penalty for the side to move, `mover`, of the waiting side's capture
+/// gains (White's view): the best is parried, the second likely to land.
+fn threat_penalty(gains: impl IntoIterator<Item = i32>, mover: Color) -> i32 {
     let (best, second) = best_two(gains);
     let penalty = best / PARRIED_THREAT_DIVISOR + second / DOUBLE_THREAT_DIVISOR;
     if mover == Color::White {
@@ -267,13 +273,7 @@ mod tests {
                 }
                 best
             });
-        let (best, second) = best_two(gains);
-        let penalty = best / PARRIED_THREAT_DIVISOR + second / DOUBLE_THREAT_DIVISOR;
-        if mover == Color::White {
-            -penalty
-        } else {
-            penalty
-        }
+        threat_penalty(gains, mover)
     }
 
     /// Random games of Andernach and Super-Andernach: at every position the
