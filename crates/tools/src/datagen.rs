@@ -130,12 +130,13 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     if args.nodes == 0 || args.threads == 0 {
         return Err("--nodes and --threads must be positive".into());
     }
-    let network = match &args.eval_file {
-        Some(path) => Some(
-            nnue::load_file(path).map_err(|e| format!("--eval-file {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
+    let network = args
+        .eval_file
+        .as_ref()
+        .map(|path| {
+            nnue::load_file(path).map_err(|e| format!("--eval-file {}: {e}", path.display()))
+        })
+        .transpose()?;
     let file = match args.format {
         Format::Text if starts_packed(&args.out) => {
             return Err(format!(

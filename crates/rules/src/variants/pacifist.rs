@@ -12,8 +12,7 @@
 use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
 use super::{validate_pawn_ranks, Variant};
-use crate::bitboards::piece_attacks;
-use crate::bitboards::{FILE_A, FILE_H};
+use crate::bitboards::{piece_attacks, FILE_A, FILE_H};
 use crate::fen::FenError;
 use crate::game::Outcome;
 use crate::live::{chess_effects, Effects};
