@@ -1,7 +1,7 @@
 //! Bitboard helpers that several rulebooks and the evaluation share, beside
 //! shakmaty's attack tables.
 
-use shakmaty::{attacks, Bitboard, Piece, Square};
+use shakmaty::{attacks, Bitboard, Color, Piece, Square};
 
 /// The a-file and the h-file as raw masks (for shifts that must not wrap).
 pub const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -14,6 +14,18 @@ pub fn neighbourhood(squares: Bitboard) -> Bitboard {
     let b = squares.0;
     let row = b | ((b << 1) & !FILE_A) | ((b >> 1) & !FILE_H);
     Bitboard(row | (row << 8) | (row >> 8))
+}
+
+/// The squares `color`'s `pawns` attack, all at once by shifts: the union of
+/// each pawn's `attacks::pawn_attacks`.
+#[inline]
+pub fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
+    let p = pawns.0;
+    let (west, east) = (p & !FILE_A, p & !FILE_H);
+    Bitboard(match color {
+        Color::White => west << 7 | east << 9,
+        Color::Black => west >> 9 | east >> 7,
+    })
 }
 
 /// The squares `piece` on `sq` attacks with `occupied` squares: shakmaty's
@@ -37,5 +49,37 @@ pub fn piece_attacks(sq: Square, piece: Piece, occupied: Bitboard) -> Bitboard {
         shakmaty::Role::Rook => attacks::rook_attacks(sq, occupied),
         shakmaty::Role::Queen => attacks::queen_attacks(sq, occupied),
         shakmaty::Role::King => attacks::king_attacks(sq),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shifts agree with the table, pawn by pawn and on whole sets
+    /// (edge files included).
+    #[test]
+    fn pawn_attacks_are_the_union_of_each_pawns() {
+        for color in Color::ALL {
+            for sq in Square::ALL {
+                let one = Bitboard::from_square(sq);
+                assert_eq!(
+                    pawn_attacks(one, color),
+                    attacks::pawn_attacks(color, sq),
+                    "{sq}"
+                );
+            }
+            let mut set = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..1000 {
+                set ^= set << 13;
+                set ^= set >> 7;
+                set ^= set << 17;
+                let pawns = Bitboard(set);
+                let union = pawns.into_iter().fold(Bitboard::EMPTY, |all, sq| {
+                    all | attacks::pawn_attacks(color, sq)
+                });
+                assert_eq!(pawn_attacks(pawns, color), union);
+            }
+        }
     }
 }

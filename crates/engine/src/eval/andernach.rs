@@ -20,7 +20,7 @@ use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
 use crate::policy::Policy;
 use crate::search::see;
-use turncoat_rules::bitboards::piece_attacks;
+use turncoat_rules::bitboards::pawn_attacks;
 use turncoat_rules::moves::{Move, MoveKind, MoveList};
 use turncoat_rules::position::Position;
 use turncoat_rules::variants::andernach::{
@@ -187,12 +187,22 @@ fn capture_threats<V: SideChange>(pos: &Position<V>) -> i32 {
     // cheapest piece that attacks it (`victim - 2 * capturer`). One lookup per
     // attacker, not one per target and kind of attacker: this runs at every
     // evaluated node.
-    let mut attacked = [Bitboard::EMPTY; CAPTURERS.len()];
-    for (squares, role) in attacked.iter_mut().zip(CAPTURERS) {
-        for from in pos.by_piece(role.of(waiting)) {
-            *squares |= piece_attacks(from, role.of(waiting), occupied);
-        }
-    }
+    // Each kind with its own lookup (not a loop over the kinds, which
+    // chooses the lookup piece by piece); the pawns all at once, by shifts.
+    let union = |role: Role, lookup: &dyn Fn(Square) -> Bitboard| {
+        pos.by_piece(role.of(waiting))
+            .into_iter()
+            .fold(Bitboard::EMPTY, |all, from| all | lookup(from))
+    };
+    let attacked: [Bitboard; CAPTURERS.len()] = [
+        pawn_attacks(pos.by_piece(waiting.pawn()), waiting),
+        union(Role::Knight, &attacks::knight_attacks),
+        union(Role::Bishop, &|from| {
+            attacks::bishop_attacks(from, occupied)
+        }),
+        union(Role::Rook, &|from| attacks::rook_attacks(from, occupied)),
+        union(Role::Queen, &|from| attacks::queen_attacks(from, occupied)),
+    ];
     let king = pos.king_of(waiting);
     let king_attacks = king.map_or(Bitboard::EMPTY, attacks::king_attacks);
     let any = attacked

@@ -17,7 +17,7 @@ mod subversion;
 use shakmaty::{attacks, Bitboard, Color, File, Role, Square};
 
 use crate::policy::Policy;
-use turncoat_rules::bitboards::{piece_attacks, FILE_A, FILE_H};
+use turncoat_rules::bitboards::{pawn_attacks, FILE_A, FILE_H};
 use turncoat_rules::position::Position;
 
 /// Middlegame and endgame material.
@@ -534,16 +534,6 @@ fn relative_ranks(color: Color, first: u32, last: u32) -> Bitboard {
     })
 }
 
-/// Squares attacked by `color`'s pawns: all pawns at once, shifted diagonally.
-#[inline]
-fn pawn_attacks_of(pawns: Bitboard, color: Color) -> Bitboard {
-    let sides = beside(pawns);
-    match color {
-        Color::White => Bitboard(sides.0 << 8),
-        Color::Black => Bitboard(sides.0 >> 8),
-    }
-}
-
 /// Files adjacent to `file` (as a bitboard of whole files).
 #[inline]
 fn adjacent_files(file: File) -> Bitboard {
@@ -632,22 +622,31 @@ fn side_terms<V: Policy, T: Trace>(
 
     let mut attack_units = 0;
     let mut attackers = 0;
-    for (piece, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-        .into_iter()
-        .enumerate()
-    {
-        for sq in pos.by_piece(role.of(color)) {
-            let att = piece_attacks(sq, role.of(color), occ);
-            seen.all |= att;
-            seen.by_piece[piece] |= att;
-            let mob = (att & safe).count() as i32 - MOBILITY_CENTER[piece];
-            score += w.mobility[piece] * mob;
-            t.add(color, param::MOBILITY + piece, mob);
-            if (att & enemy_king_zone).any() {
-                attack_units += w.king_attack[piece] * (att & enemy_king_zone).count() as i32;
-                attackers += 1;
-            }
+    // One pass per kind of piece, each with its own attack lookup: a loop
+    // over the kinds would choose the lookup piece by piece (a jump table in
+    // the WebAssembly build, where it also kept `seen` in memory).
+    let mut mobility = |piece: usize, att: Bitboard| {
+        seen.all |= att;
+        seen.by_piece[piece] |= att;
+        let mob = (att & safe).count() as i32 - MOBILITY_CENTER[piece];
+        score += w.mobility[piece] * mob;
+        t.add(color, param::MOBILITY + piece, mob);
+        if (att & enemy_king_zone).any() {
+            attack_units += w.king_attack[piece] * (att & enemy_king_zone).count() as i32;
+            attackers += 1;
         }
+    };
+    for sq in pos.by_piece(color.knight()) {
+        mobility(0, attacks::knight_attacks(sq));
+    }
+    for sq in pos.by_piece(color.bishop()) {
+        mobility(1, attacks::bishop_attacks(sq, occ));
+    }
+    for sq in pos.by_piece(color.rook()) {
+        mobility(2, attacks::rook_attacks(sq, occ));
+    }
+    for sq in pos.by_piece(color.queen()) {
+        mobility(3, attacks::queen_attacks(sq, occ));
     }
 
     // Pawn structure. A pawn is passed when no enemy pawn stands ahead of it on
@@ -873,8 +872,8 @@ fn both_sides<V: Policy, T: Trace>(
     t: &mut T,
 ) -> (S, i32) {
     let pawn_attacks = [
-        pawn_attacks_of(pos.by_piece(Color::Black.pawn()), Color::Black),
-        pawn_attacks_of(pos.by_piece(Color::White.pawn()), Color::White),
+        pawn_attacks(pos.by_piece(Color::Black.pawn()), Color::Black),
+        pawn_attacks(pos.by_piece(Color::White.pawn()), Color::White),
     ];
     let (mut total, pw, white) = side_terms(pos, Color::White, pawn_attacks, w, values, t);
     let (black, pb, black_attacks) = side_terms(pos, Color::Black, pawn_attacks, w, values, t);

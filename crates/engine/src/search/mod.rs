@@ -6,6 +6,7 @@
 //! The search knows nothing of UCI: it reports through a callback with [`Info`]
 //! values that the front end formats.
 
+mod eval_cache;
 pub mod ordering;
 mod params;
 pub mod see;
@@ -24,6 +25,7 @@ use turncoat_rules::game::{self, Outcome};
 use turncoat_rules::moves::{Move, MoveList};
 use turncoat_rules::position::Position;
 
+use eval_cache::EvalCache;
 use ordering::{pick_next, score_moves, Context, Heuristics, PieceTo, MAX_PLY};
 use params::*;
 pub use timeman::{Limits, TimeManager};
@@ -479,6 +481,8 @@ struct Worker<'a, V: Policy> {
     root_moves: Vec<RootMove>,
     /// The network's accumulators, when the variant has a network and it is on.
     nnue: Option<AccumulatorStack>,
+    /// The hand-written evaluation's recent scores, by position key.
+    eval_cache: EvalCache,
     /// Where the main thread's `info` go (helpers: nowhere).
     report: Option<&'a mut dyn FnMut(Info)>,
     /// The root, the iteration under way and the root move being searched
@@ -542,6 +546,7 @@ impl<'a, V: Policy> Worker<'a, V> {
                 .then(|| options.network.or_else(|| V::NETWORK.map(|n| n.network())))
                 .flatten()
                 .map(|net| AccumulatorStack::new(net, MAX_PLY + 2)),
+            eval_cache: EvalCache::default(),
             report,
             root: None,
             depth: 0,
@@ -963,13 +968,20 @@ impl<'a, V: Policy> Worker<'a, V> {
     /// The static evaluation from the side to move's view: the network where
     /// there is one, else the hand-written evaluation.
     fn evaluate(&mut self, pos: &Position<V>, ply: usize) -> i32 {
-        match &mut self.nnue {
-            Some(stack) => stack.evaluate(&V::network_boards(pos), pos.turn(), ply),
-            None if self.options.hand_set_eval => {
-                eval::evaluate_hand_set(pos, self.options.variant_eval)
-            }
-            None => eval::evaluate(pos, self.options.variant_eval),
+        if let Some(stack) = &mut self.nnue {
+            return stack.evaluate(&V::network_boards(pos), pos.turn(), ply);
         }
+        let key = pos.key();
+        if let Some(score) = self.eval_cache.get(key) {
+            return score;
+        }
+        let score = if self.options.hand_set_eval {
+            eval::evaluate_hand_set(pos, self.options.variant_eval)
+        } else {
+            eval::evaluate(pos, self.options.variant_eval)
+        };
+        self.eval_cache.put(key, score);
+        score
     }
 
     /// The main search: the score of `pos` from the side to move's view,
