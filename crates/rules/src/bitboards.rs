@@ -31,10 +31,11 @@ pub fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
 /// The squares `piece` on `sq` attacks with `occupied` squares: shakmaty's
 /// `attacks::attacks`, spelled out in the WebAssembly build so that it is
 /// inlined into every caller. There it is not inlined otherwise, and the call
-/// costs more than the lookup in the move generator's and the evaluation's
-/// loops over the pieces (the Andernach variants' bench, whose evaluation is
-/// all such loops, 6-8 % faster in V8). Natively shakmaty's is called as it
-/// is: the spelled-out copy measured 1-4 % slower there.
+/// costs more than the lookup in the move generator's loops over the pieces
+/// (the Andernach variants' bench 6-8 % faster in V8). Natively shakmaty's is
+/// called as it is: the spelled-out copy measured 1-4 % slower there. Where
+/// the kind of piece is known in advance (the evaluation), call its own lookup
+/// (`attacks::rook_attacks`...) instead: no choice piece by piece at all.
 #[inline(always)]
 pub fn piece_attacks(sq: Square, piece: Piece, occupied: Bitboard) -> Bitboard {
     #[cfg(not(target_arch = "wasm32"))]
