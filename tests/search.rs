@@ -233,3 +233,30 @@ fn a_move_that_beat_the_best_in_an_interrupted_iteration_is_played() {
         "interrupted iterations whose new best was played"
     );
 }
+
+/// `turncoat bench`'s node counts (depth 9: chess's 20 positions, each
+/// variant's start position), as docs/STRENGTH.md and the README give them.
+/// A change meant to be only faster (the evaluation cache, a lookup written
+/// another way) must leave every one of them as it is; a change of the
+/// search or of a network changes them on purpose, and this list with them.
+#[test]
+fn bench_signatures_are_the_documented_ones() {
+    use turncoat::engine::bench;
+    use turncoat::rules::variants::VariantKind;
+    let expected = [
+        (VariantKind::Chess, 381_397),
+        (VariantKind::CowardlyCrew, 267_080),
+        (VariantKind::Pacifist, 42_857),
+        (VariantKind::AttendingPawns, 224_431),
+        (VariantKind::Subversion, 21_490),
+        (VariantKind::CruisePawns, 51_381),
+        (VariantKind::Andernach, 49_572),
+        (VariantKind::AntiAndernach, 16_559),
+        (VariantKind::SuperAndernach, 18_437),
+    ];
+    assert_eq!(expected.len(), VariantKind::ALL.len());
+    for (variant, nodes) in expected {
+        let result = bench::run(variant, bench::DEFAULT_DEPTH).expect("built-in positions");
+        assert_eq!(result.nodes, nodes, "{}", variant.name());
+    }
+}
