@@ -189,19 +189,18 @@ fn capture_threats<V: SideChange>(pos: &Position<V>) -> i32 {
     // evaluated node.
     // Each kind with its own lookup (not a loop over the kinds, which
     // chooses the lookup piece by piece); the pawns all at once, by shifts.
-    let union = |role: Role, lookup: &dyn Fn(Square) -> Bitboard| {
-        pos.by_piece(role.of(waiting))
-            .into_iter()
-            .fold(Bitboard::EMPTY, |all, from| all | lookup(from))
-    };
     let attacked: [Bitboard; CAPTURERS.len()] = [
         pawn_attacks(pos.by_piece(waiting.pawn()), waiting),
-        union(Role::Knight, &attacks::knight_attacks),
-        union(Role::Bishop, &|from| {
+        union_of_attacks(pos.by_piece(waiting.knight()), attacks::knight_attacks),
+        union_of_attacks(pos.by_piece(waiting.bishop()), |from| {
             attacks::bishop_attacks(from, occupied)
         }),
-        union(Role::Rook, &|from| attacks::rook_attacks(from, occupied)),
-        union(Role::Queen, &|from| attacks::queen_attacks(from, occupied)),
+        union_of_attacks(pos.by_piece(waiting.rook()), |from| {
+            attacks::rook_attacks(from, occupied)
+        }),
+        union_of_attacks(pos.by_piece(waiting.queen()), |from| {
+            attacks::queen_attacks(from, occupied)
+        }),
     ];
     let king = pos.king_of(waiting);
     let king_attacks = king.map_or(Bitboard::EMPTY, attacks::king_attacks);
@@ -226,6 +225,14 @@ fn capture_threats<V: SideChange>(pos: &Position<V>) -> i32 {
             best
         });
     threat_penalty(gains, mover)
+}
+
+/// The squares the pieces on `squares` attack, `lookup` giving each one's.
+#[inline(always)]
+fn union_of_attacks(squares: Bitboard, lookup: impl Fn(Square) -> Bitboard) -> Bitboard {
+    squares
+        .into_iter()
+        .fold(Bitboard::EMPTY, |all, from| all | lookup(from))
 }
 
 /// The penalty for the side to move, `mover`, of the waiting side's capture
