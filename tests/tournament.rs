@@ -46,6 +46,7 @@ fn fake(name: &str, args: &[&str]) -> EngineConfig {
         args: all,
         dir: None,
         options: Vec::new(),
+        limit: None,
     }
 }
 
@@ -597,6 +598,34 @@ fn config_errors_name_file_and_line() {
     );
     let p = write_config(&dir, "[match]\nnodes = 5\ndepth = 3\n");
     assert!(Config::load(&p).unwrap_err().contains("only one of"));
+    // An engine's own limit: one at most, and a playable one, named.
+    let p = write_config(
+        &dir,
+        "[[engine]]\nname = \"a\"\ncmd = \"@self\"\nnodes = 5\ntc = \"1+0\"\n",
+    );
+    let e = Config::load(&p).unwrap_err();
+    assert!(
+        e.contains("engines.toml:4:") && e.contains("engine 'a': give only one of"),
+        "{e}"
+    );
+    let p = write_config(
+        &dir,
+        "[[engine]]\nname = \"a\"\ncmd = \"@self\"\n\ndepth = 0\n",
+    );
+    let e = Config::load(&p).unwrap_err();
+    assert!(
+        e.contains("engines.toml:5:") && e.contains("engine 'a': depth must be positive"),
+        "{e}"
+    );
+    let p = write_config(
+        &dir,
+        "[[engine]]\nname = \"a\"\ncmd = \"@self\"\ntc = \"soon\"\n",
+    );
+    let e = Config::load(&p).unwrap_err();
+    assert!(
+        e.contains("engines.toml:4:") && e.contains("engine 'a': bad time control 'soon'"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -681,7 +710,7 @@ fn ctx(v: VariantKind) -> PgnContext {
         site: "?".to_string(),
         date: pgn::today(),
         variant: v,
-        time_control: "10+0.1".to_string(),
+        time_controls: vec!["10+0.1".to_string(); 2],
         seed: Some(77),
     }
 }
@@ -999,6 +1028,82 @@ fn each_side_is_sent_its_own_clock() {
                 if moves_done[side] % period == 0 {
                     clocks[side] += base;
                 }
+            }
+        }
+    }
+    for (i, log) in [quick_log, slow_log].iter().enumerate() {
+        let sent: Vec<String> = std::fs::read_to_string(log)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(sent, expected[i], "{}", log.display());
+    }
+}
+
+#[test]
+fn each_engine_plays_by_its_own_limit() {
+    // `quick` has its own limit (`nodes = 123` in its [[engine]] entry), `slow`
+    // plays by the match's clock. So `quick` is sent `go nodes 123` every
+    // move, and `slow` its own clock, which it is also shown as its
+    // opponent's (the opponent has none); the PGN names each side's time
+    // control, as Cutechess does when they differ.
+    let dir = scratch("own-limit");
+    let fake = common::fake_engine();
+    let (quick_log, slow_log) = (dir.join("quick.log"), dir.join("slow.log"));
+    let cfg = format!(
+        "[[engine]]\nname = \"quick\"\ncmd = \"{fake}\"\nargs = [\"--log-go\", \"{}\"]\n\
+         nodes = 123\n\n\
+         [[engine]]\nname = \"slow\"\ncmd = \"{fake}\"\n\
+         args = [\"--delay-ms\", \"30\", \"--log-go\", \"{}\"]\n\n\
+         [match]\ngames = 2\ntc = \"3+0.05\"\nrandom_plies = 2\nseed = 5\n\
+         [match.adjudication]\nmax_moves = 6\n",
+        quick_log.display(),
+        slow_log.display()
+    );
+    let cfg_path = write_config(&dir, &cfg);
+    let pgn_path = dir.join("own.pgn");
+    let out = match_cmd(&[
+        "--config",
+        cfg_path.to_str().unwrap(),
+        "--pgn",
+        pgn_path.to_str().unwrap(),
+    ]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("| tc 3+0.05, quick nodes 123 |"),
+        "{stderr}"
+    );
+    let games = pgn::read_pgn(&std::fs::read_to_string(&pgn_path).unwrap()).unwrap();
+    assert_eq!(games.len(), 2, "{stderr}");
+    let (base, inc) = (3000i64, 50i64);
+    let mut expected: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    for g in &games {
+        assert_eq!(
+            g.tag("Event"),
+            Some("Turncoat match (chess, tc 3+0.05, quick nodes 123)")
+        );
+        assert_eq!(g.tag("TimeControl"), None);
+        let tc_of = |name: Option<&str>| if name == Some("quick") { "-" } else { "3+0.05" };
+        assert_eq!(g.tag("WhiteTimeControl"), Some(tc_of(g.tag("White"))));
+        assert_eq!(g.tag("BlackTimeControl"), Some(tc_of(g.tag("Black"))));
+        assert_eq!(g.tag("Termination"), Some("adjudication"), "{g:?}");
+        assert_eq!(g.moves.len(), 12);
+        let slow_side = usize::from(g.tag("Black") == Some("slow"));
+        let mut clock = base;
+        for ply in 0..g.moves.len() {
+            let side = ply % 2;
+            if side != slow_side {
+                expected[0].push("go nodes 123".to_string());
+                continue;
+            }
+            expected[1].push(format!(
+                "go wtime {clock} btime {clock} winc {inc} binc {inc}"
+            ));
+            if ply + 1 < g.moves.len() {
+                let took = comment_ms(g.comments[ply].as_deref().unwrap());
+                clock = (clock - took).max(0) + inc;
             }
         }
     }

@@ -214,7 +214,7 @@ fn resolve_seeded(args: &MatchArgs) -> Result<(MatchSpec, Config, bool), String>
     if args.resume && pgn.is_none() {
         return Err("--resume needs the match's PGN file (--pgn, or pgn in [match])".to_string());
     }
-    let spec = MatchSpec {
+    let mut spec = MatchSpec {
         variant,
         engines,
         gauntlet: args.gauntlet || d.gauntlet.unwrap_or(false),
@@ -231,9 +231,10 @@ fn resolve_seeded(args: &MatchArgs) -> Result<(MatchSpec, Config, bool), String>
         ),
         stop_grace: STOP_GRACE,
         adjudication: d.adjudication,
-        event: format!("Turncoat match ({variant}, {})", limit.describe()),
+        event: String::new(),
         shard,
     };
+    spec.event = format!("Turncoat match ({variant}, {})", spec.describe_limits());
     Ok((spec, config, seed_from_clock))
 }
 
@@ -542,7 +543,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
                 super::schedule(spec.engines.len(), spec.gauntlet, spec.games).len()
             ))
             .unwrap_or_default(),
-        spec.limit.describe(),
+        spec.describe_limits(),
         spec.concurrency,
         describe_openings(&spec.openings),
         config.path.display()
@@ -562,7 +563,9 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         site: "?".to_string(),
         date: pgn::today(),
         variant: spec.variant,
-        time_control: spec.limit.pgn_tag(),
+        time_controls: (0..spec.engines.len())
+            .map(|i| spec.limit_of(i).pgn_tag())
+            .collect(),
         seed: MatchState::of(&spec).seed,
     };
     let mut write_pgn = |rec: &GameRecord| -> Result<(), String> {

@@ -46,6 +46,11 @@ pub struct EngineConfig {
     pub dir: Option<PathBuf>,
     /// `setoption name K value V`, in file order.
     pub options: Vec<(String, String)>,
+    /// This engine's own limit (`tc`, `movetime`, `nodes` or `depth` in its
+    /// `[[engine]]` entry, as Cutechess's and fastchess's per-engine `tc=` and
+    /// `nodes=`), in place of the match's: time odds, or a weaker opponent
+    /// made by searching less.
+    pub limit: Option<Limit>,
 }
 
 /// The `[match]` table; `None` means "not given here" (CLI or built-in default).
@@ -96,6 +101,10 @@ struct RawEngine {
     dir: Option<Spanned<String>>,
     #[serde(default)]
     options: BTreeMap<String, Spanned<toml::Value>>,
+    tc: Option<Spanned<String>>,
+    movetime: Option<Spanned<u64>>,
+    nodes: Option<Spanned<u64>>,
+    depth: Option<Spanned<u32>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -233,12 +242,15 @@ impl Config {
                 };
                 options.push((key.clone(), v));
             }
+            let who = format!("engine '{name}': ");
+            let limit = limit_of(&e.tc, &e.movetime, &e.nodes, &e.depth, &loc, &who)?;
             engines.push(EngineConfig {
                 name,
                 cmd,
                 args: e.args,
                 dir,
                 options,
+                limit,
             });
         }
 
@@ -299,33 +311,7 @@ fn match_defaults(
         );
     }
     d.games = m.games;
-    let mut limits: Vec<(Range<usize>, Limit)> = Vec::new();
-    if let Some(tc) = &m.tc {
-        let limit = tc
-            .get_ref()
-            .parse::<Limit>()
-            .map_err(|e| loc.at(tc.span(), e))?;
-        limits.push((tc.span(), limit));
-    }
-    if let Some(x) = &m.movetime {
-        limits.push((x.span(), Limit::MoveTime(*x.get_ref())));
-    }
-    if let Some(x) = &m.nodes {
-        limits.push((x.span(), Limit::Nodes(*x.get_ref())));
-    }
-    if let Some(x) = &m.depth {
-        limits.push((x.span(), Limit::Depth(*x.get_ref())));
-    }
-    if limits.len() > 1 {
-        return Err(loc.at(
-            limits[1].0.clone(),
-            "give only one of tc, movetime, nodes, depth",
-        ));
-    }
-    if let Some((span, limit)) = limits.pop() {
-        limit.validate().map_err(|e| loc.at(span, e))?;
-        d.limit = Some(limit);
-    }
+    d.limit = limit_of(&m.tc, &m.movetime, &m.nodes, &m.depth, loc, "")?;
     if let Some(c) = &m.concurrency {
         if *c.get_ref() == 0 {
             return Err(loc.at(c.span(), "concurrency must be at least 1"));
@@ -389,6 +375,51 @@ fn match_defaults(
         };
     }
     Ok(d)
+}
+
+/// The limit of a `[match]` or `[[engine]]` table: at most one of `tc`,
+/// `movetime`, `nodes` and `depth`, checked as the command line's; `who`
+/// starts the messages (the engine's name, or nothing for `[match]`).
+fn limit_of(
+    tc: &Option<Spanned<String>>,
+    movetime: &Option<Spanned<u64>>,
+    nodes: &Option<Spanned<u64>>,
+    depth: &Option<Spanned<u32>>,
+    loc: &Locator<'_>,
+    who: &str,
+) -> Result<Option<Limit>, String> {
+    let mut limits: Vec<(Range<usize>, Limit)> = Vec::new();
+    if let Some(tc) = tc {
+        let limit = tc
+            .get_ref()
+            .parse::<Limit>()
+            .map_err(|e| loc.at(tc.span(), format!("{who}{e}")))?;
+        limits.push((tc.span(), limit));
+    }
+    if let Some(x) = movetime {
+        limits.push((x.span(), Limit::MoveTime(*x.get_ref())));
+    }
+    if let Some(x) = nodes {
+        limits.push((x.span(), Limit::Nodes(*x.get_ref())));
+    }
+    if let Some(x) = depth {
+        limits.push((x.span(), Limit::Depth(*x.get_ref())));
+    }
+    if limits.len() > 1 {
+        return Err(loc.at(
+            limits[1].0.clone(),
+            format!("{who}give only one of tc, movetime, nodes, depth"),
+        ));
+    }
+    match limits.pop() {
+        None => Ok(None),
+        Some((span, limit)) => {
+            limit
+                .validate()
+                .map_err(|e| loc.at(span, format!("{who}{e}")))?;
+            Ok(Some(limit))
+        }
+    }
 }
 
 /// `@self` is the running executable; a path with a separator is relative to the

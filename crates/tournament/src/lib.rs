@@ -61,6 +61,28 @@ pub struct MatchSpec {
     pub shard: Option<Shard>,
 }
 
+impl MatchSpec {
+    /// The limit engine `index` plays with: its own, or the match's.
+    pub fn limit_of(&self, index: usize) -> Limit {
+        self.engines
+            .get(index)
+            .and_then(|e| e.limit)
+            .unwrap_or(self.limit)
+    }
+
+    /// The match's limit for messages and the PGN `Event`, with the engines
+    /// that have their own: `nodes 10000`, `nodes 10000, Weak nodes 2500`.
+    pub fn describe_limits(&self) -> String {
+        let mut s = self.limit.describe();
+        for e in &self.engines {
+            if let Some(limit) = e.limit {
+                s.push_str(&format!(", {} {}", e.name, limit.describe()));
+            }
+        }
+        s
+    }
+}
+
 /// `--shard I/N`: of the match's game pairs `p = 0, 1, ...` (see [`pair_index`]),
 /// play those with `p mod N = I - 1`. Game numbers, colours and openings stay
 /// those of the whole match, so the N parts' PGNs merge into it.
@@ -317,6 +339,13 @@ pub fn run_match_from(
         return Err("the number of games must be positive".to_string());
     }
     spec.limit.validate()?;
+    for e in &spec.engines {
+        if let Some(limit) = e.limit {
+            limit
+                .validate()
+                .map_err(|msg| format!("engine '{}': {msg}", e.name))?;
+        }
+    }
     let sched = planned_games(spec);
     if done.len() > sched.len() {
         return Err(format!(

@@ -21,7 +21,8 @@ pub struct PgnContext {
     /// `YYYY.MM.DD`.
     pub date: String,
     pub variant: VariantKind,
-    pub time_control: String,
+    /// Each engine's `TimeControl` value, by its index in the match.
+    pub time_controls: Vec<String>,
     /// The seed of the random openings (the `Seed` tag): shards of one match
     /// share it, which is what `match-merge` checks.
     pub seed: Option<u64>,
@@ -51,10 +52,22 @@ fn move_comment(score: Option<ReportedScore>, depth: Option<u32>, time_ms: u64) 
 /// PGN writer with the runner's tags and a score/time comment on every move.
 pub fn game_to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
     let round = record.number.to_string();
-    let mut tags = vec![
-        ("Termination", record.termination.pgn_tag().to_string()),
-        ("TimeControl", ctx.time_control.clone()),
-    ];
+    let mut tags = vec![("Termination", record.termination.pgn_tag().to_string())];
+    // One `TimeControl` when both sides play alike, else one tag per side,
+    // as Cutechess and fastchess write them.
+    let tc = |i: usize| {
+        ctx.time_controls
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| "-".into())
+    };
+    let (white_tc, black_tc) = (tc(record.white), tc(record.black));
+    if white_tc == black_tc {
+        tags.push(("TimeControl", white_tc));
+    } else {
+        tags.push(("WhiteTimeControl", white_tc));
+        tags.push(("BlackTimeControl", black_tc));
+    }
     if let Some(seed) = ctx.seed {
         tags.push(("Seed", seed.to_string()));
     }

@@ -293,6 +293,8 @@ impl GameRecord {
 #[derive(Clone, Debug)]
 pub struct GameSettings {
     pub variant: VariantKind,
+    /// The match's limit; an engine with its own ([`EngineConfig::limit`])
+    /// plays by that instead.
     pub limit: Limit,
     /// Allowed overrun of the clock (or of `movetime`) before a time loss.
     pub time_margin: Duration,
@@ -543,10 +545,15 @@ fn play_game_v<V: Variant>(
         format!("position fen {}", spec.start_fen)
     };
     let mut any_moves = false;
+    // Each side's limit (index 0 = White, as the clocks): its engine's own,
+    // or the match's.
+    let limits = [white.config.limit, black.config.limit].map(|l| l.unwrap_or(settings.limit));
     let mut clocks: [i64; 2] = [0; 2];
     let mut moves_done = [0u32; 2];
-    if let Limit::Clock { base_ms, .. } = settings.limit {
-        clocks = [base_ms as i64; 2];
+    for (clock, limit) in clocks.iter_mut().zip(limits) {
+        if let Limit::Clock { base_ms, .. } = limit {
+            *clock = base_ms as i64;
+        }
     }
     let margin = settings
         .time_margin
@@ -601,16 +608,19 @@ fn play_game_v<V: Variant>(
             );
             break;
         };
-        let (go, budget) = match settings.limit {
+        let (go, budget) = match limits[si] {
             Limit::Clock { moves, inc_ms, .. } => {
                 // Clocks above the maximum (increments and periods add up) are
-                // sent as the maximum, which engines still read right.
+                // sent as the maximum, which engines still read right. An
+                // opponent that plays without a clock (its own nodes or depth)
+                // is shown the mover's clock: engines plan by their own.
                 let sent = |ms: i64| ms.clamp(1, MAX_TIME_MS as i64);
-                let mut go = format!(
-                    "go wtime {} btime {} winc {inc_ms} binc {inc_ms}",
-                    sent(clocks[0]),
-                    sent(clocks[1])
-                );
+                let shown = |c: usize| match limits[c] {
+                    Limit::Clock { inc_ms, .. } => (sent(clocks[c]), inc_ms),
+                    _ => (sent(clocks[si]), inc_ms),
+                };
+                let ((wtime, winc), (btime, binc)) = (shown(0), shown(1));
+                let mut go = format!("go wtime {wtime} btime {btime} winc {winc} binc {binc}");
                 if let Some(m) = moves {
                     let _ = write!(go, " movestogo {}", m - moves_done[si] % m);
                 }
@@ -636,7 +646,7 @@ fn play_game_v<V: Variant>(
                     moves,
                     base_ms,
                     inc_ms,
-                } = settings.limit
+                } = limits[si]
                 {
                     clocks[si] = (clocks[si] - elapsed).max(0).saturating_add(inc_ms as i64);
                     moves_done[si] += 1;
@@ -677,7 +687,7 @@ fn play_game_v<V: Variant>(
                 }
             }
             Err(SearchError::Late(r)) => {
-                let allowed = match settings.limit {
+                let allowed = match limits[si] {
                     Limit::Clock { .. } => format!("{} ms left on its clock", clocks[si]),
                     Limit::MoveTime(ms) => format!("movetime {ms} ms"),
                     _ => format!("move timeout {} ms", settings.move_timeout.as_millis()),

@@ -262,14 +262,17 @@ pub fn fingerprint(spec: &MatchSpec) -> Vec<(String, String)> {
         v.push((
             format!("engine {}", e.name),
             format!(
-                "cmd {} args [{}] options [{}]",
+                "cmd {} args [{}] options [{}]{}",
                 e.cmd.display(),
                 e.args.join(" "),
                 e.options
                     .iter()
                     .map(|(k, x)| format!("{k}={x}"))
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
+                e.limit
+                    .map(|l| format!(" limit {}", l.describe()))
+                    .unwrap_or_default()
             ),
         ));
     }
