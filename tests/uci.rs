@@ -207,6 +207,67 @@ fn position_moves_and_display() {
     assert!(lines.iter().any(|l| l.contains("| R |")));
 }
 
+/// A residual network (file magic `TCR2`) is added to the hand-set
+/// evaluation: one whose weights are all zero evaluates and searches exactly
+/// as the hand-set evaluation does (Andernach, where `Use NNUE` false plays the
+/// hand-set values): the same `eval` score, the same tree at depth 8.
+#[test]
+fn a_residual_eval_file_adds_to_the_hand_set_evaluation() {
+    let dir = std::env::temp_dir().join(format!("turncoat-residual-uci-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("zero.net");
+    // Magic, width 32, then w1, b1 and the eight output layers, all zero.
+    let hidden = 32usize;
+    let len = 8 + 2 * (768 * hidden + hidden) + 8 * (2 * 2 * hidden + 4);
+    let mut bytes = b"TCR2".to_vec();
+    bytes.extend_from_slice(&(hidden as u32).to_le_bytes());
+    bytes.resize(len, 0);
+    std::fs::write(&path, &bytes).unwrap();
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4";
+    let run = |e: &mut Uci| -> (Vec<String>, i64, String) {
+        e.send(&format!("position fen {fen}"));
+        e.send("eval");
+        e.send("isready");
+        let evals: Vec<String> = e
+            .until("readyok", 5 * SEC)
+            .into_iter()
+            .filter(|l| l.contains(" evaluation "))
+            .collect();
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 8");
+        let (lines, best) = e.bestmove(60 * SEC);
+        let nodes = lines
+            .iter()
+            .rev()
+            .find_map(|l| field(l, "nodes"))
+            .expect("nodes");
+        (evals, nodes, best)
+    };
+    let mut e = Uci::start();
+    e.send("setoption name UCI_Variant value andernach");
+    e.send("setoption name Use NNUE value false");
+    let (hand, hand_nodes, hand_best) = run(&mut e);
+    assert_eq!(hand.len(), 1, "{hand:?}");
+    e.send("setoption name Use NNUE value true");
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    let said = e.until("info string", 5 * SEC);
+    assert!(
+        said.last().is_some_and(|l| l.contains(
+            ": a plain residual (added to the hand-set evaluation) network of width 32,"
+        )),
+        "{said:?}"
+    );
+    let (evals, nodes, best) = run(&mut e);
+    let score = hand[0].trim_start_matches("Hand-written evaluation ");
+    assert_eq!(
+        evals,
+        vec![hand[0].clone(), format!("NNUE evaluation {score}")]
+    );
+    assert_eq!((nodes, best), (hand_nodes, hand_best));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `EvalFile` (as Stockfish's option) evaluates with a network read from a
 /// file: the shipped chess file evaluates and searches exactly as the embedded
 /// chess network; Cowardly Crew's file evaluates the start position exactly as

@@ -97,10 +97,28 @@ impl Layout {
         }
     }
 
-    fn from_magic(magic: &[u8]) -> Option<Layout> {
+    /// The magic of a residual network of this layout (`TCR2`, `TCR3`):
+    /// one whose output corrects the hand-set evaluation ([`Network::residual`]).
+    pub const fn residual_magic(self) -> &'static [u8; 4] {
+        match self {
+            Layout::Plain => b"TCR2",
+            Layout::KingBuckets => b"TCR3",
+        }
+    }
+
+    /// The layout a magic names, and whether the network is residual.
+    fn from_magic(magic: &[u8]) -> Option<(Layout, bool)> {
         [Layout::Plain, Layout::KingBuckets]
             .into_iter()
-            .find(|l| l.magic() == magic)
+            .find_map(|l| {
+                if l.magic() == magic {
+                    Some((l, false))
+                } else if l.residual_magic() == magic {
+                    Some((l, true))
+                } else {
+                    None
+                }
+            })
     }
 
     /// The part of `view`'s input indices fixed by where its own king stands
@@ -307,6 +325,11 @@ pub type Weights<'a> = (usize, &'a [i16], &'a [i16], &'a [i16], &'a [i32; BUCKET
 
 pub struct Network {
     layout: Layout,
+    /// The output is a correction to add to the hand-set evaluation
+    /// ([`crate::eval::residual_base`]) rather than the whole evaluation: a
+    /// network that starts from what the hand-set terms know and learns only
+    /// what they miss, for variants whose data is too little to learn it all.
+    residual: bool,
     /// Neurons per accumulator (per view).
     hidden: usize,
     /// First layer, one `hidden`-wide column per input feature.
@@ -357,9 +380,11 @@ impl std::fmt::Display for NetworkError {
         match self {
             NetworkError::NotANetwork { len, magic } => write!(
                 f,
-                "not a network file ({len} bytes, magic {magic:?}, {:?} or {:?} expected)",
+                "not a network file ({len} bytes, magic {magic:?}, {:?}, {:?}, {:?} or {:?} expected)",
                 String::from_utf8_lossy(Layout::Plain.magic()),
                 String::from_utf8_lossy(Layout::KingBuckets.magic()),
+                String::from_utf8_lossy(Layout::Plain.residual_magic()),
+                String::from_utf8_lossy(Layout::KingBuckets.residual_magic()),
             ),
             NetworkError::Width(hidden) => write!(
                 f,
@@ -420,8 +445,8 @@ impl Network {
     /// or why its weights would overflow the evaluation's integers.
     pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetworkError> {
         let magic = &bytes[..bytes.len().min(4)];
-        let layout = Layout::from_magic(magic).filter(|_| bytes.len() >= 8);
-        let Some(layout) = layout else {
+        let found = Layout::from_magic(magic).filter(|_| bytes.len() >= 8);
+        let Some((layout, residual)) = found else {
             return Err(NetworkError::NotANetwork {
                 len: bytes.len(),
                 magic: String::from_utf8_lossy(magic).into_owned(),
@@ -442,6 +467,7 @@ impl Network {
         let mut rest = &bytes[8..];
         let mut net = Box::new(Network {
             layout,
+            residual,
             hidden,
             w1: vec![0; layout.inputs() * hidden],
             b1: vec![0; hidden],
@@ -535,6 +561,12 @@ impl Network {
 
     pub fn layout(&self) -> Layout {
         self.layout
+    }
+
+    /// Is the output a correction to the hand-set evaluation
+    /// ([`crate::eval::residual_base`]), to be added to it?
+    pub fn residual(&self) -> bool {
+        self.residual
     }
 
     /// `view`'s key on `boards` (where its own king stands).
@@ -944,6 +976,11 @@ impl AccumulatorStack {
             net,
             slots: vec![empty; plies],
         }
+    }
+
+    /// The network whose sums these are.
+    pub fn network(&self) -> &'static Network {
+        self.net
     }
 
     /// Centipawns from the side to move's view for `boards` at `ply`.

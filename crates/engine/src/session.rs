@@ -278,7 +278,8 @@ pub fn static_eval(
             let pos = &game.pos;
             let white = |s: i32| if pos.turn() == shakmaty::Color::White { s } else { -s };
             let network = network.or_else(|| V::NETWORK.map(|n| n.network())).map(|net| {
-                white(net.evaluate_board(&V::network_boards(pos), pos.turn()))
+                let base = if net.residual() { eval::residual_base(pos) } else { 0 };
+                white(net.evaluate_board(&V::network_boards(pos), pos.turn()) + base)
             });
             StaticEval {
                 hand_written: white(eval::evaluate(pos, variant_terms)),

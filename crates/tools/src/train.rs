@@ -19,6 +19,13 @@
 //! check on positions unlike the training data's). Positions mirrored left-right are
 //! added when `--mirror` is given (chess is symmetric that way but for castling,
 //! which the network does not see).
+//!
+//! `--residual` makes a network that corrects the hand-set evaluation
+//! (`eval::residual_base`) instead of replacing it: the loss is taken on
+//! `sigmoid(output + base)`, the base computed here for each position (and
+//! for its mirror) as the engine computes it in play. An untrained residual
+//! network plays like the hand-set evaluation, so little data cannot make it
+//! worse than that; what it learns is what the hand-set terms miss.
 
 use std::fs;
 use std::io::Write;
@@ -30,9 +37,11 @@ use rayon::prelude::*;
 use shakmaty::{Color, Piece, Role, Square};
 
 use crate::data::{self, Labelled};
+use turncoat_engine::eval;
 use turncoat_engine::nnue::{self, Layout, BUCKETS};
 use turncoat_engine::policy::Policy;
 use turncoat_rules::fen;
+use turncoat_rules::position::Position;
 use turncoat_rules::variants::VariantKind;
 use turncoat_rules::with_variant;
 
@@ -94,6 +103,12 @@ pub struct TrainArgs {
     /// engines, unlike the self-play data the network trains on.
     #[arg(long = "test", value_name = "FILE")]
     pub test: Vec<PathBuf>,
+    /// Train a correction to the hand-set evaluation rather than a whole
+    /// evaluation: the engine adds the network's output to
+    /// `eval::residual_base` (file magic TCR2 / TCR3). With --init, the
+    /// starting network's kind.
+    #[arg(long)]
+    pub residual: bool,
 }
 
 /// One position: its pieces, side to move, target probability from White's view.
@@ -105,6 +120,10 @@ struct Sample {
     count: u8,
     white_to_move: bool,
     target: f32,
+    /// A residual network's base (`eval::residual_base`, side to move's view,
+    /// in output units: centipawns / SCALE) for the position and for its
+    /// mirror image; 0 for a whole network.
+    base: [f32; 2],
 }
 
 /// The memory a position takes in training.
@@ -142,6 +161,7 @@ impl Sample {
         for (_, sq) in m.pieces[..m.count as usize].iter_mut() {
             *sq = sq.flip_horizontal();
         }
+        m.base = [self.base[1], self.base[0]];
         m
     }
 
@@ -208,7 +228,15 @@ fn sample_of<V: Policy>(labelled: &Labelled<V>, args: &TrainArgs) -> Result<Samp
         white_to_move: pos.turn() == Color::White,
         target: args.lambda * sigmoid(args.scale * score / nnue::SCALE as f32)
             + (1.0 - args.lambda) * result,
+        base: [0.0; 2],
     };
+    if args.residual {
+        let units = |cp: i32| cp as f32 / nnue::SCALE as f32;
+        sample.base[0] = units(eval::residual_base(pos));
+        if args.mirror {
+            sample.base[1] = units(eval::residual_base(&mirror_image(pos)?));
+        }
+    }
     for (i, &squares) in boards.iter().enumerate() {
         for sq in squares {
             if sample.count as usize == 32 {
@@ -221,10 +249,34 @@ fn sample_of<V: Policy>(labelled: &Labelled<V>, args: &TrainArgs) -> Result<Samp
     Ok(sample)
 }
 
+/// The position mirrored left-right (files a <-> h), without castling rights
+/// (a mirrored castling is not a move of the rules): what `--mirror` trains
+/// on, as a position, for a residual network's base. Through the FEN, which
+/// the variant's parser checks.
+fn mirror_image<V: Policy>(pos: &Position<V>) -> Result<Position<V>, String> {
+    let text = fen::format(pos);
+    let mut fields: Vec<String> = text.split(' ').map(str::to_string).collect();
+    if fields.len() < 4 {
+        return Err(format!("cannot mirror the FEN {text}"));
+    }
+    fields[0] = fields[0]
+        .split('/')
+        .map(|rank| rank.chars().rev().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("/");
+    fields[2] = "-".to_string();
+    if let Ok(sq) = fields[3].parse::<Square>() {
+        fields[3] = sq.flip_horizontal().to_string();
+    }
+    fen::parse::<V>(&fields.join(" ")).map_err(|e| format!("its mirror image: {e}"))
+}
+
 /// Float weights in the file's layout.
 #[derive(Clone)]
 struct Params {
     layout: Layout,
+    /// A residual network ([`nnue::Network::residual`]).
+    residual: bool,
     /// Neurons per accumulator.
     hidden: usize,
     w1: Vec<f32>,
@@ -245,6 +297,7 @@ impl Params {
     fn zeros(layout: Layout, hidden: usize) -> Params {
         Params {
             layout,
+            residual: false,
             hidden,
             w1: vec![0.0; layout.inputs() * hidden],
             b1: vec![0.0; hidden],
@@ -294,8 +347,8 @@ impl Params {
 
     /// The output's probability through output layer `bucket`; `acc` is left
     /// holding the first layer's sums for both views (side to move first).
-    fn forward(&self, views: [&[u16]; 2], bucket: usize, acc: &mut [f32]) -> f32 {
-        sigmoid(self.forward_logit(views, bucket, acc))
+    fn forward(&self, views: [&[u16]; 2], bucket: usize, base: f32, acc: &mut [f32]) -> f32 {
+        sigmoid(self.forward_logit(views, bucket, acc) + base)
     }
 
     /// The output before the sigmoid, in units of `nnue::SCALE` centipawns: what
@@ -327,7 +380,12 @@ impl Params {
     fn error(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
         let (us, them) = s.views(self.layout);
         let n = s.count as usize;
-        let p = self.forward([&us[..n], &them[..n]], s.bucket(), &mut scratch.acc);
+        let p = self.forward(
+            [&us[..n], &them[..n]],
+            s.bucket(),
+            s.base[0],
+            &mut scratch.acc,
+        );
         (p - s.target_to_move()).powi(2)
     }
 
@@ -338,7 +396,7 @@ impl Params {
         let n = s.count as usize;
         let bucket = s.bucket();
         let Scratch { acc, d } = scratch;
-        let p = self.forward([&us[..n], &them[..n]], bucket, acc);
+        let p = self.forward([&us[..n], &them[..n]], bucket, s.base[0], acc);
         let err = p - s.target_to_move();
         let g = 2.0 * err * p * (1.0 - p);
         grad.b2[bucket] += g;
@@ -401,13 +459,18 @@ impl Params {
     /// to within the quantisation step.
     fn read(path: &PathBuf) -> Result<Params, String> {
         let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let net =
-            nnue::Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        Params::read_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// [`Params::read`] of a file's bytes.
+    fn read_bytes(bytes: &[u8]) -> Result<Params, String> {
+        let net = nnue::Network::from_bytes(bytes).map_err(|e| e.to_string())?;
         let (hidden, w1, b1, w2, b2) = net.weights();
         let qa = nnue::QA as f32;
         let qb = nnue::QB as f32;
         Ok(Params {
             layout: net.layout(),
+            residual: net.residual(),
             hidden,
             w1: w1.iter().map(|&w| w as f32 / qa).collect(),
             b1: b1.iter().map(|&w| w as f32 / qa).collect(),
@@ -420,7 +483,11 @@ impl Params {
     /// a run killed while writing leaves the old file whole.
     fn write(&self, path: &PathBuf) -> Result<(), String> {
         let mut bytes = Vec::with_capacity(nnue::file_len(self.layout, self.hidden));
-        bytes.extend_from_slice(self.layout.magic());
+        bytes.extend_from_slice(if self.residual {
+            self.layout.residual_magic()
+        } else {
+            self.layout.magic()
+        });
         bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         let quantise = |x: f32, q: i32| (x * q as f32).round() as i16;
         for &w in self.w1.iter().chain(&self.b1) {
@@ -573,6 +640,9 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
                     "--king-buckets but the --init network is not king-bucketed".to_string()
                 );
             }
+            if args.residual && !p.residual {
+                return Err("--residual but the --init network is not residual".to_string());
+            }
             p
         }
         None => {
@@ -589,7 +659,9 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
             } else {
                 Layout::Plain
             };
-            Params::random(args.seed, layout, hidden)
+            let mut p = Params::random(args.seed, layout, hidden);
+            p.residual = args.residual;
+            p
         }
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -730,6 +802,7 @@ mod tests {
             test: vec![],
             hidden: None,
             king_buckets: false,
+            residual: false,
         }
     }
 
@@ -740,8 +813,8 @@ mod tests {
     /// king-bucketed (kings on both halves of the board and in every bucket).
     /// docs/TRAINING.md gives this as the memory a position takes in training.
     #[test]
-    fn a_sample_takes_104_bytes() {
-        assert_eq!(SAMPLE_BYTES, 104);
+    fn a_sample_takes_112_bytes() {
+        assert_eq!(SAMPLE_BYTES, 112);
     }
 
     #[test]
@@ -871,7 +944,7 @@ mod tests {
         let err = refused(&wrong);
         assert!(
             err.ends_with(&format!(
-                "not a network file ({} bytes, magic \"TCN1\", \"TCN2\" or \"TCN3\" expected)",
+                "not a network file ({} bytes, magic \"TCN1\", \"TCN2\", \"TCN3\", \"TCR2\" or \"TCR3\" expected)",
                 nnue::file_len(Layout::Plain, 128)
             )),
             "{err}"
@@ -977,6 +1050,113 @@ mod tests {
                 "{variant}: quantisation moves the probability by {rounded}"
             );
         }
+    }
+
+    /// A residual network: written with its own magic and read back as one; the
+    /// engine's evaluation (the network's output plus `eval::residual_base`)
+    /// equals the trainer's output plus the sample's base, on Andernach
+    /// positions from `datagen`; and an untrained (all-zero) residual network
+    /// evaluates exactly as the hand-set evaluation does.
+    #[test]
+    fn a_residual_network_corrects_the_hand_set_evaluation() {
+        use turncoat_rules::variants::andernach::Andernach;
+        let dir = std::env::temp_dir();
+        let data = dir.join(format!("turncoat-residual-{}.txt", std::process::id()));
+        let net_path = dir.join(format!("turncoat-residual-{}.net", std::process::id()));
+        crate::datagen::run(&crate::datagen::DatagenArgs {
+            variant: VariantKind::Andernach,
+            out: data.clone(),
+            games: 10,
+            nodes: 300,
+            random_plies: 8,
+            threads: 1,
+            seed: 5,
+            hash: 1,
+            hand_written: true,
+            eval_file: None,
+            shard: None,
+            format: crate::data::Format::Text,
+        })
+        .unwrap();
+        let mut a = args();
+        a.variant = VariantKind::Andernach;
+        a.data = vec![data.clone()];
+        a.out = net_path.clone();
+        a.epochs = 2;
+        a.batch = 64;
+        a.lr = 0.01;
+        a.residual = true;
+        a.mirror = true;
+        let p = fit(&a).unwrap();
+        assert!(p.residual);
+        p.write(&net_path).unwrap();
+        let bytes = fs::read(&net_path).unwrap();
+        assert_eq!(&bytes[..4], b"TCR2");
+        assert!(Params::read(&net_path).unwrap().residual);
+        let _ = fs::remove_file(&net_path);
+        let net = nnue::Network::from_bytes(&bytes).expect("a network file");
+        assert!(net.residual());
+        // The weights as the file holds them.
+        let q = Params::read_bytes(&bytes).unwrap();
+        let text = fs::read_to_string(&data).unwrap();
+        let _ = fs::remove_file(&data);
+        let mut checked = 0;
+        for line in text.lines().take(100) {
+            let s = parse_line(line, &a).unwrap();
+            let pos = fen::parse::<Andernach>(line.split(';').next().unwrap()).unwrap();
+            let base = eval::residual_base(&pos);
+            assert_eq!(s.base[0], base as f32 / nnue::SCALE as f32, "{line}");
+            let mirrored = mirror_image(&pos).unwrap();
+            assert_eq!(
+                s.base[1],
+                eval::residual_base(&mirrored) as f32 / nnue::SCALE as f32,
+                "{line}"
+            );
+            let engine_cp = net.evaluate_board(&Andernach::network_boards(&pos), pos.turn()) + base;
+            let (us, them) = s.views(q.layout);
+            let n = s.count as usize;
+            let logit = q.forward_logit([&us[..n], &them[..n]], s.bucket(), &mut q.scratch().acc);
+            let trainer_cp = (logit + s.base[0]) * nnue::SCALE as f32;
+            // On the file's weights only the engine's integer divisions differ
+            // (2 cp, as in the test of every variant above).
+            assert!(
+                (engine_cp as f32 - trainer_cp).abs() <= 2.0,
+                "{line}: engine {engine_cp}, trainer {trainer_cp}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 50, "only {checked} positions");
+
+        let mut zero = Params::zeros(Layout::Plain, 32);
+        zero.residual = true;
+        zero.write(&net_path).unwrap();
+        let bytes = fs::read(&net_path).unwrap();
+        let _ = fs::remove_file(&net_path);
+        let net = nnue::Network::from_bytes(&bytes).unwrap();
+        for fen_text in [
+            VariantKind::Andernach.start_fen(),
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
+        ] {
+            let pos = fen::parse::<Andernach>(fen_text).unwrap();
+            assert_eq!(
+                net.evaluate_board(&Andernach::network_boards(&pos), pos.turn())
+                    + eval::residual_base(&pos),
+                eval::evaluate_hand_set(&pos, true),
+                "{fen_text}"
+            );
+        }
+    }
+
+    /// `--mirror`'s position for a residual base: files swapped, castling
+    /// rights gone, the en passant square mirrored.
+    #[test]
+    fn mirror_image_swaps_the_files() {
+        use turncoat_rules::variants::andernach::Andernach;
+        let pos = fen::parse::<Andernach>("r3k2r/1b6/8/3pP3/8/8/6N1/R3K2R w KQkq d6 0 7").unwrap();
+        assert_eq!(
+            fen::format(&mirror_image(&pos).unwrap()),
+            "r2k3r/6b1/8/3Pp3/8/8/1N6/R2K3R w - e6 0 7"
+        );
     }
 
     #[test]

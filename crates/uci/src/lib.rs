@@ -160,10 +160,15 @@ impl Uci {
                 self.engine.clear();
                 send(&match &self.options.eval_file {
                     Some(f) => format!(
-                        "info string EvalFile {}: a {} network of width {}, evaluating every \
+                        "info string EvalFile {}: a {} {}network of width {}, evaluating every \
                          variant while Use NNUE is on",
                         f.path,
                         f.network.layout().name(),
+                        if f.network.residual() {
+                            "residual (added to the hand-set evaluation) "
+                        } else {
+                            ""
+                        },
                         f.network.hidden()
                     ),
                     None => "info string EvalFile: each variant's embedded network".to_string(),

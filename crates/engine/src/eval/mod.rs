@@ -926,6 +926,14 @@ pub fn evaluate_with<V: Policy>(pos: &Position<V>, variant_terms: bool, w: &Weig
     evaluate_from(pos, variant_terms, w, tables::<V>(), tempo)
 }
 
+/// What a residual network's output is added to
+/// ([`crate::nnue::Network::residual`]): the hand-set evaluation with the
+/// variant's terms, from the side to move's view. Training and play both call
+/// this, so the two agree on what the network corrects.
+pub fn residual_base<V: Policy>(pos: &Position<V>) -> i32 {
+    evaluate_hand_set(pos, true)
+}
+
 /// The evaluation with the hand-set values in every variant, chess's tuned
 /// ones aside: those were fitted partly to Stockfish's scores (docs/TRAINING.md,
 /// "The fits so far"), and a network lineage that owes nothing to another

@@ -5,7 +5,8 @@
 //! re-search, transpositions, quiescence after the main search's horizon).
 //! A direct-mapped table small enough to stay in the core's L2 cache answers
 //! those from memory. The network needs none: its accumulators are updated
-//! incrementally and its last layer is cheap.
+//! incrementally and its last layer is cheap; a residual network's base, the
+//! hand-set evaluation it corrects, is cached here all the same.
 
 /// Entries: 16,384 of 8 bytes, 128 KB.
 const ENTRIES: usize = 1 << 14;

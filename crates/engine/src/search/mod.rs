@@ -481,7 +481,8 @@ struct Worker<'a, V: Policy> {
     root_moves: Vec<RootMove>,
     /// The network's accumulators, when the variant has a network and it is on.
     nnue: Option<AccumulatorStack>,
-    /// The hand-written evaluation's recent scores, by position key.
+    /// The hand-written evaluation's recent scores (or a residual network's
+    /// base), by position key.
     eval_cache: EvalCache,
     /// Where the main thread's `info` go (helpers: nowhere).
     report: Option<&'a mut dyn FnMut(Info)>,
@@ -968,20 +969,34 @@ impl<'a, V: Policy> Worker<'a, V> {
     /// The static evaluation from the side to move's view: the network where
     /// there is one, else the hand-written evaluation.
     fn evaluate(&mut self, pos: &Position<V>, ply: usize) -> i32 {
-        if let Some(stack) = &mut self.nnue {
-            return stack.evaluate(&V::network_boards(pos), pos.turn(), ply);
-        }
-        let key = pos.key();
-        if let Some(score) = self.eval_cache.get(key) {
-            return score;
-        }
-        let score = if self.options.hand_set_eval {
-            eval::evaluate_hand_set(pos, self.options.variant_eval)
-        } else {
-            eval::evaluate(pos, self.options.variant_eval)
+        let residual = match &mut self.nnue {
+            Some(stack) => {
+                let net = stack.evaluate(&V::network_boards(pos), pos.turn(), ply);
+                if !stack.network().residual() {
+                    return net;
+                }
+                Some(net)
+            }
+            None => None,
         };
-        self.eval_cache.put(key, score);
-        score
+        // The hand-written evaluation, or a residual network's base (the
+        // cache holds one of the two kinds for the whole search).
+        let key = pos.key();
+        let hand = match self.eval_cache.get(key) {
+            Some(score) => score,
+            None => {
+                let score = if residual.is_some() {
+                    eval::residual_base(pos)
+                } else if self.options.hand_set_eval {
+                    eval::evaluate_hand_set(pos, self.options.variant_eval)
+                } else {
+                    eval::evaluate(pos, self.options.variant_eval)
+                };
+                self.eval_cache.put(key, score);
+                score
+            }
+        };
+        hand + residual.unwrap_or(0)
     }
 
     /// The main search: the score of `pos` from the side to move's view,
