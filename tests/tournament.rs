@@ -964,28 +964,33 @@ fn comment_ms(comment: &str) -> i64 {
     secs.parse::<i64>().unwrap() * 1000 + ms.parse::<i64>().unwrap()
 }
 
-#[test]
-fn each_side_is_sent_its_own_clock() {
-    // Both engines log every `go` they receive. The runner's clock is exact in
-    // milliseconds: each side starts with 3 s, loses what each of its moves took
-    // (the PGN's move comments hold those times), gains 50 ms per move, and 3 s
-    // again after every 3 moves. So every `go` must carry exactly the clocks
-    // computed from the PGN, whatever the machine's load; `slow` takes 30 ms a
-    // move and `quick` answers at once, so swapped clocks differ.
-    let dir = scratch("clocks");
+/// A 2-game match of two fake engines that log every `go` they receive:
+/// `quick` answers at once, `slow` after 30 ms (so that swapped clocks
+/// differ). `quick_entry` adds lines to quick's `[[engine]]` entry, `limit` is
+/// the `[match]` limit line; games from random 2-ply openings, adjudicated
+/// drawn after `max_moves` moves. Returns the runner's stderr, the games and
+/// the `go` lines each engine received (quick's, then slow's).
+fn go_logging_match(
+    name: &str,
+    quick_entry: &str,
+    limit: &str,
+    max_moves: u32,
+) -> (String, Vec<pgn::PgnGame>, [Vec<String>; 2]) {
+    let dir = scratch(name);
     let fake = common::fake_engine();
     let (quick_log, slow_log) = (dir.join("quick.log"), dir.join("slow.log"));
     let cfg = format!(
-        "[[engine]]\nname = \"quick\"\ncmd = \"{fake}\"\nargs = [\"--log-go\", \"{}\"]\n\n\
+        "[[engine]]\nname = \"quick\"\ncmd = \"{fake}\"\nargs = [\"--log-go\", \"{}\"]\n\
+         {quick_entry}\n\
          [[engine]]\nname = \"slow\"\ncmd = \"{fake}\"\n\
          args = [\"--delay-ms\", \"30\", \"--log-go\", \"{}\"]\n\n\
-         [match]\ngames = 2\ntc = \"3/3+0.05\"\nrandom_plies = 2\nseed = 5\n\
-         [match.adjudication]\nmax_moves = 8\n",
+         [match]\ngames = 2\n{limit}\nrandom_plies = 2\nseed = 5\n\
+         [match.adjudication]\nmax_moves = {max_moves}\n",
         quick_log.display(),
         slow_log.display()
     );
     let cfg_path = write_config(&dir, &cfg);
-    let pgn_path = dir.join("clocks.pgn");
+    let pgn_path = dir.join(format!("{name}.pgn"));
     let out = match_cmd(&[
         "--config",
         cfg_path.to_str().unwrap(),
@@ -996,6 +1001,25 @@ fn each_side_is_sent_its_own_clock() {
     assert!(out.status.success(), "{stderr}");
     let games = pgn::read_pgn(&std::fs::read_to_string(&pgn_path).unwrap()).unwrap();
     assert_eq!(games.len(), 2, "{stderr}");
+    let sent = [quick_log, slow_log].map(|log| {
+        std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    });
+    (stderr, games, sent)
+}
+
+#[test]
+fn each_side_is_sent_its_own_clock() {
+    // Both engines log every `go` they receive. The runner's clock is exact in
+    // milliseconds: each side starts with 3 s, loses what each of its moves took
+    // (the PGN's move comments hold those times), gains 50 ms per move, and 3 s
+    // again after every 3 moves. So every `go` must carry exactly the clocks
+    // computed from the PGN, whatever the machine's load; `slow` takes 30 ms a
+    // move and `quick` answers at once, so swapped clocks differ.
+    let (_, games, sent) = go_logging_match("clocks", "", "tc = \"3/3+0.05\"", 8);
     let (base, inc, period) = (3000i64, 50i64, 3u32);
     let mut expected: [Vec<String>; 2] = [Vec::new(), Vec::new()];
     for g in &games {
@@ -1031,14 +1055,7 @@ fn each_side_is_sent_its_own_clock() {
             }
         }
     }
-    for (i, log) in [quick_log, slow_log].iter().enumerate() {
-        let sent: Vec<String> = std::fs::read_to_string(log)
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect();
-        assert_eq!(sent, expected[i], "{}", log.display());
-    }
+    assert_eq!(sent, expected);
 }
 
 #[test]
@@ -1048,35 +1065,12 @@ fn each_engine_plays_by_its_own_limit() {
     // move, and `slow` its own clock, which it is also shown as its
     // opponent's (the opponent has none); the PGN names each side's time
     // control, as Cutechess does when they differ.
-    let dir = scratch("own-limit");
-    let fake = common::fake_engine();
-    let (quick_log, slow_log) = (dir.join("quick.log"), dir.join("slow.log"));
-    let cfg = format!(
-        "[[engine]]\nname = \"quick\"\ncmd = \"{fake}\"\nargs = [\"--log-go\", \"{}\"]\n\
-         nodes = 123\n\n\
-         [[engine]]\nname = \"slow\"\ncmd = \"{fake}\"\n\
-         args = [\"--delay-ms\", \"30\", \"--log-go\", \"{}\"]\n\n\
-         [match]\ngames = 2\ntc = \"3+0.05\"\nrandom_plies = 2\nseed = 5\n\
-         [match.adjudication]\nmax_moves = 6\n",
-        quick_log.display(),
-        slow_log.display()
-    );
-    let cfg_path = write_config(&dir, &cfg);
-    let pgn_path = dir.join("own.pgn");
-    let out = match_cmd(&[
-        "--config",
-        cfg_path.to_str().unwrap(),
-        "--pgn",
-        pgn_path.to_str().unwrap(),
-    ]);
-    let stderr = text(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let (stderr, games, sent) =
+        go_logging_match("own-limit", "nodes = 123\n", "tc = \"3+0.05\"", 6);
     assert!(
         stderr.contains("| tc 3+0.05, quick nodes 123 |"),
         "{stderr}"
     );
-    let games = pgn::read_pgn(&std::fs::read_to_string(&pgn_path).unwrap()).unwrap();
-    assert_eq!(games.len(), 2, "{stderr}");
     let (base, inc) = (3000i64, 50i64);
     let mut expected: [Vec<String>; 2] = [Vec::new(), Vec::new()];
     for g in &games {
@@ -1107,14 +1101,7 @@ fn each_engine_plays_by_its_own_limit() {
             }
         }
     }
-    for (i, log) in [quick_log, slow_log].iter().enumerate() {
-        let sent: Vec<String> = std::fs::read_to_string(log)
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect();
-        assert_eq!(sent, expected[i], "{}", log.display());
-    }
+    assert_eq!(sent, expected);
 }
 
 #[test]
