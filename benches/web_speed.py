@@ -7,7 +7,7 @@ first move (gzip); first render and first analysis line in Chromium.
     scripts/build-web.sh target/web
     cargo build --release
     RUSTFLAGS="-C target-cpu=x86-64" cargo build --release --target-dir target/generic
-    ~/.cache/turncoat/browser-venv/bin/python benches/web_speed.py [--depth N] [--runs 3]
+    ~/.cache/turncoat/browser-venv/bin/python benches/web_speed.py [--depth N] [--runs 3] [--small-pages]
 
 Environment: TURNCOAT_WEB_DIR [target/web], TURNCOAT_NATIVE
 [target/release/turncoat], TURNCOAT_GENERIC [target/generic/release/turncoat],
@@ -17,7 +17,10 @@ browser after one more run, reported apart as the first run (V8 optimises the
 code that runs hot while it runs). The last column, `median`, is the median
 over the rounds of each round's WebAssembly / generic x86-64 ratio. The node
 counts of the three builds must agree (the bench signature); the script stops
-if they do not. Prints a table and, last, the figures as one JSON line.
+if they do not. Prints a table and, last, the figures as one JSON line. With
+--small-pages (Linux), a fourth build runs too: the generic one refused
+transparent huge pages, so that its table lies in 4 KB pages as the browser's
+memory does; `wasm/4K` is the WebAssembly build's ratio to it.
 """
 
 import argparse
@@ -55,10 +58,28 @@ VARIANTS = list(DEPTHS)
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 
-def native_bench(binary, variant, depth):
-    """`turncoat bench`: (nodes, nodes per second)."""
+PR_SET_THP_DISABLE = 41
+
+
+def refuse_huge_pages():
+    """Run in the child before `exec`: Linux gives this process (and what it
+    executes) no transparent huge pages, whatever the engine asks with
+    `madvise`, as the browser gives WebAssembly's memory none."""
+    import ctypes
+
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_THP_DISABLE)")
+
+
+def native_bench(binary, variant, depth, small_pages=False):
+    """`turncoat bench`: (nodes, nodes per second); with `small_pages`, in
+    4 KB pages only."""
     out = subprocess.run(
-        [binary, "bench", str(depth), "--variant", variant], capture_output=True, text=True, check=True
+        [binary, "bench", str(depth), "--variant", variant],
+        capture_output=True,
+        text=True,
+        check=True,
+        preexec_fn=refuse_huge_pages if small_pages else None,
     ).stdout
     nodes = int(re.search(r"Nodes searched\s*:\s*(\d+)", out).group(1))
     nps = int(re.search(r"Nodes/second\s*:\s*(\d+)", out).group(1))
@@ -98,6 +119,11 @@ def main():
     ap.add_argument("--depth", type=int, help="one depth for every variant (default: DEPTHS)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--variants", nargs="*", default=VARIANTS)
+    ap.add_argument(
+        "--small-pages",
+        action="store_true",
+        help="also the generic build refused huge pages (Linux): the page size the browser's memory has",
+    )
     args = ap.parse_args()
     web = os.environ.get("TURNCOAT_WEB_DIR", os.path.join(ROOT, "target/web"))
     native = os.environ.get("TURNCOAT_NATIVE", os.path.join(ROOT, "target/release/turncoat"))
@@ -146,7 +172,7 @@ def main():
         print(f"bench, best of {args.runs}; WebAssembly kernel {kernel}")
         print(
             f"{'variant':16}{'depth':>6}{'nodes':>10}{'wasm nps':>12}{'x86-64 nps':>12}{'native nps':>12}"
-            f"{'wasm/x86-64':>13}{'wasm/native':>13}{'median':>9}"
+            f"{'wasm/x86-64':>13}{'wasm/native':>13}{'median':>9}" + (f"{'x86-64 4K':>12}{'wasm/4K':>9}" if args.small_pages else "")
         )
         for v in args.variants:
             # One browser run first, not counted: V8 compiles each function
@@ -154,13 +180,17 @@ def main():
             # (TurboFan) while they run; each variant's search code is its own.
             first = wasm_bench(page, v, depth[v])
             runs = {"wasm": [], "generic": [], "native": []}
+            if args.small_pages:
+                runs["generic_4k"] = []
             for _ in range(args.runs):
                 runs["wasm"].append(wasm_bench(page, v, depth[v]))
                 runs["generic"].append(native_bench(generic, v, depth[v]))
                 runs["native"].append(native_bench(native, v, depth[v]))
+                if args.small_pages:
+                    runs["generic_4k"].append(native_bench(generic, v, depth[v], small_pages=True))
             f = {k: max(r, key=lambda x: x[1]) for k, r in runs.items()}
             f["wasm_first_run"] = first[1]
-            nodes = {f["wasm"][0], f["generic"][0], f["native"][0]}
+            nodes = {f[k][0] for k in runs}
             if len(nodes) != 1:
                 sys.exit(f"web_speed: {v}: the builds searched different trees: {f}")
             f["ratio_generic"] = round(f["wasm"][1] / f["generic"][1], 3)
@@ -172,10 +202,14 @@ def main():
             per_round = [w[1] / g[1] for w, g in zip(runs["wasm"], runs["generic"])]
             f["ratio_generic_rounds"] = [round(r, 3) for r in per_round]
             f["ratio_generic_median"] = round(statistics.median(per_round), 3)
+            small = ""
+            if args.small_pages:
+                f["ratio_generic_4k"] = round(f["wasm"][1] / f["generic_4k"][1], 3)
+                small = f"{f['generic_4k'][1]:>12}{f['ratio_generic_4k']:>9.1%}"
             figures["variants"][v] = f
             print(
                 f"{v:16}{depth[v]:>6}{f['wasm'][0]:>10}{f['wasm'][1]:>12}{f['generic'][1]:>12}{f['native'][1]:>12}"
-                f"{f['ratio_generic']:>13.1%}{f['ratio_native']:>13.1%}{f['ratio_generic_median']:>9.1%}",
+                f"{f['ratio_generic']:>13.1%}{f['ratio_native']:>13.1%}{f['ratio_generic_median']:>9.1%}" + small,
                 flush=True,
             )
         browser.close()
