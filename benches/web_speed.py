@@ -16,7 +16,7 @@ TURNCOAT_CHROMIUM [/usr/bin/chromium]. Each figure is the best of --runs runs
 browser after one more run, reported apart as the first run (V8 optimises the
 code that runs hot while it runs). The last column, `median`, is the median
 over the rounds of each round's WebAssembly / generic x86-64 ratio. The node
-counts of the three builds must agree (the bench signature); the script stops
+counts of the builds must agree (the bench signature); the script stops
 if they do not. Prints a table and, last, the figures as one JSON line. With
 --small-pages (Linux), a fourth build runs too: the generic one refused
 transparent huge pages, so that its table lies in 4 KB pages as the browser's
@@ -172,7 +172,8 @@ def main():
         print(f"bench, best of {args.runs}; WebAssembly kernel {kernel}")
         print(
             f"{'variant':16}{'depth':>6}{'nodes':>10}{'wasm nps':>12}{'x86-64 nps':>12}{'native nps':>12}"
-            f"{'wasm/x86-64':>13}{'wasm/native':>13}{'median':>9}" + (f"{'x86-64 4K':>12}{'wasm/4K':>9}" if args.small_pages else "")
+            f"{'wasm/x86-64':>13}{'wasm/native':>13}{'median':>9}"
+            + (f"{'x86-64 4K':>12}{'wasm/4K':>9}" if args.small_pages else "")
         )
         for v in args.variants:
             # One browser run first, not counted: V8 compiles each function
