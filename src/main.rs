@@ -11,7 +11,7 @@ use turncoat::rules::variants::VariantKind;
 #[cfg(feature = "serve")]
 use turncoat::serve;
 #[cfg(feature = "tools")]
-use turncoat::tools::{convert, datagen, train, tune};
+use turncoat::tools::{convert, datagen, relabel, train, tune};
 #[cfg(feature = "tournament")]
 use turncoat::tournament;
 
@@ -81,6 +81,10 @@ enum Command {
     /// unless --format text).
     DatagenConvert(convert::ConvertArgs),
     #[cfg(feature = "tools")]
+    /// Score the positions of data files again with Turncoat's own search (the
+    /// newest network, --nodes per position), keeping their game results.
+    Relabel(relabel::RelabelArgs),
+    #[cfg(feature = "tools")]
     /// Train a variant's network (--variant, chess by default) on labelled
     /// positions (`datagen`, scripts/label_positions.py) and write it to the
     /// --out file.
@@ -115,6 +119,8 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => datagen::run(&args),
         #[cfg(feature = "tools")]
         Some(Command::DatagenConvert(args)) => convert::run(&args),
+        #[cfg(feature = "tools")]
+        Some(Command::Relabel(args)) => relabel::run(&args),
         #[cfg(feature = "tools")]
         Some(Command::Train(args)) => train::run(&args),
         #[cfg(feature = "tournament")]

@@ -646,3 +646,83 @@ fn eval_file_plays_with_the_network_in_the_file() {
     assert!(!ok && err.contains("cannot be used with"), "{err}");
     let _ = std::fs::remove_file(&out);
 }
+
+// ------------------------------------------------------------------ relabel
+
+/// `turncoat relabel` of `input` with `extra`: the file written, and stderr.
+fn relabel(input: &std::path::Path, out: &std::path::Path, extra: &[&str]) -> (String, String) {
+    let mut args = vec![
+        "relabel",
+        "--format",
+        "text",
+        "--nodes",
+        "400",
+        "--out",
+        out.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let (ok, _, err) = run_turncoat(&args);
+    assert!(ok, "{err}");
+    (std::fs::read_to_string(out).expect("relabelled file"), err)
+}
+
+/// `relabel` keeps a datagen file's positions and results, in order, and
+/// gives them the scores of a search by the chosen evaluation: the shipped
+/// chess network's file scores as the embedded network does, the
+/// hand-written evaluation otherwise. An existing `--out` is refused and kept.
+#[test]
+fn relabel_scores_the_positions_again_and_keeps_the_rest() {
+    let dir = scratch("relabel");
+    let (text, _) = datagen("chess", "relabel-input", "1", "2", &[]);
+    let input = dir.join("in.txt");
+    std::fs::write(&input, &text).expect("input");
+    let (embedded, err) = relabel(&input, &dir.join("embedded.txt"), &[]);
+    // "N positions written to F; M left out as mates, K malformed lines skipped"
+    let last = err.lines().last().unwrap_or("");
+    let (head, tail) = last.split_once("; ").expect("summary line");
+    let number = |s: &str| -> usize {
+        s.split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect(last)
+    };
+    let (written, mates, skipped) = (
+        number(head),
+        number(tail),
+        number(tail.split(", ").nth(1).unwrap_or("")),
+    );
+    let key = |line: &str| {
+        let f: Vec<&str> = line.split(';').collect();
+        (f[0].to_string(), f[2].to_string())
+    };
+    let kept: Vec<_> = embedded.lines().map(key).collect();
+    let before: Vec<_> = text.lines().map(key).collect();
+    assert_eq!(written, kept.len(), "{err}");
+    assert_eq!(written + mates, before.len(), "{err}");
+    assert_eq!(skipped, 0, "{err}");
+    assert!(written > 20, "{err}");
+    // The same positions and results in the same order, less any mates.
+    let mut rest = before.iter();
+    assert!(kept.iter().all(|k| rest.any(|b| b == k)), "order changed");
+    let shipped = format!(
+        "{}/crates/engine/src/nnue/chess.net",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (file, _) = relabel(&input, &dir.join("file.txt"), &["--eval-file", &shipped]);
+    assert_eq!(file, embedded);
+    let (hand, _) = relabel(&input, &dir.join("hand.txt"), &["--hand-written"]);
+    assert_ne!(hand, embedded);
+
+    let out = dir.join("embedded.txt");
+    let (ok, _, err) = run_turncoat(&[
+        "relabel",
+        "--out",
+        out.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("exists already"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).expect("kept"), embedded);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,11 +2,13 @@
 //! hand-written evaluation's weights to games, [`datagen`] plays self-play games
 //! for network training data in any variant, [`packed`] is the compact format
 //! it can write them in, [`data`] reads files of either format, [`convert`]
-//! turns one into the other, and [`train`] trains a variant's network.
+//! turns one into the other, [`relabel`] scores their positions again with
+//! Turncoat's own search, and [`train`] trains a variant's network.
 
 pub mod convert;
 pub mod data;
 pub mod datagen;
 pub mod packed;
+pub mod relabel;
 pub mod train;
 pub mod tune;

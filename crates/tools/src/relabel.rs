@@ -1,0 +1,456 @@
+//! `turncoat relabel`: gives the positions of data files new scores from
+//! Turncoat's own search, keeping their game results.
+//!
+//! A lineage of networks trained only on Turncoat's search labels each
+//! generation's positions with the network that played them; the older
+//! generations' positions keep the older, weaker networks' scores. Relabelling
+//! scores every position again with the newest network (and, if wished, a
+//! deeper search than the games were played at), as Stockfish's trainers
+//! rescore their data with the current master network.
+//!
+//! Each position is searched on its own: a cleared table and fresh move
+//! ordering statistics, no game history, one thread. So a position's new score
+//! depends only on the position, the network and the limit, and the output
+//! (in input order) is the same whatever `--threads` is. Positions whose new
+//! score is a mate are left out, as `datagen` leaves them out; text lines the
+//! variant refuses are skipped, as `train` skips them.
+
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::Args;
+use shakmaty::Color;
+
+use crate::data::{self, Format};
+use crate::packed::{self, GameResult};
+use turncoat_engine::nnue::{self, Network};
+use turncoat_engine::policy::Policy;
+use turncoat_engine::search::tt::TranspositionTable;
+use turncoat_engine::search::{self, Limits, Options, Shared, MATE_BOUND};
+use turncoat_rules::fen;
+use turncoat_rules::position::Position;
+use turncoat_rules::variants::VariantKind;
+use turncoat_rules::with_variant;
+
+#[derive(Args, Debug, Clone)]
+pub struct RelabelArgs {
+    /// The variant whose positions these are.
+    #[arg(long, default_value = "chess")]
+    pub variant: VariantKind,
+    /// The files to relabel, in order (text or packed, told apart by their
+    /// first bytes).
+    #[arg(required = true)]
+    pub input: Vec<PathBuf>,
+    /// The file to write; it must not exist yet.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The format to write.
+    #[arg(long, value_enum, default_value_t = Format::Packed)]
+    pub format: Format,
+    /// Nodes per position (one search thread each).
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Also stop each search at this depth.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Positions searched at once.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Hash table per thread, in MiB (cleared before every position).
+    #[arg(long, default_value_t = 1)]
+    pub hash: usize,
+    /// Score with the hand-written evaluation and its hand-set values, not the
+    /// variant's network.
+    #[arg(long)]
+    pub hand_written: bool,
+    /// Score with this network (a `turncoat train` file) instead of the
+    /// variant's embedded one: typically the lineage's newest.
+    #[arg(long, value_name = "FILE", conflicts_with = "hand_written")]
+    pub eval_file: Option<PathBuf>,
+}
+
+/// Positions read before they are shared out among the threads: enough that
+/// every thread has work, few enough to hold in memory whatever the input.
+const BATCH: usize = 4096;
+
+/// What a run did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    pub written: u64,
+    /// Positions whose new score was a mate.
+    pub mates: u64,
+    /// Text lines whose position the variant refused.
+    pub skipped: u64,
+}
+
+pub fn run(args: &RelabelArgs) -> Result<(), String> {
+    let counts = relabel(args)?;
+    eprintln!(
+        "{} positions written to {}; {} left out as mates, {} malformed lines skipped",
+        counts.written,
+        args.out.display(),
+        counts.mates,
+        counts.skipped
+    );
+    Ok(())
+}
+
+/// Relabels `args.input` into `args.out`, written beside and renamed at the
+/// end, so that a failed run leaves no half file at `--out`.
+pub fn relabel(args: &RelabelArgs) -> Result<Counts, String> {
+    if args.nodes == 0 || args.threads == 0 || args.hash == 0 {
+        return Err("--nodes, --threads and --hash must be positive".into());
+    }
+    if args.depth == Some(0) {
+        return Err("--depth must be positive".into());
+    }
+    if args.out.exists() {
+        return Err(format!(
+            "{} exists already; choose another --out",
+            args.out.display()
+        ));
+    }
+    let network = args
+        .eval_file
+        .as_ref()
+        .map(|path| {
+            nnue::load_file(path).map_err(|e| format!("--eval-file {}: {e}", path.display()))
+        })
+        .transpose()?;
+    let mut tmp = args.out.as_os_str().to_os_string();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let result = with_variant!(args.variant, V => write_relabelled::<V>(args, network, &tmp))
+        .and_then(|counts| {
+            fs::rename(&tmp, &args.out)
+                .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+            Ok(counts)
+        });
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// One thread's searcher: its own table, cleared before every position.
+struct Scorer<'a> {
+    tt: Arc<TranspositionTable>,
+    limits: &'a Limits,
+    options: &'a Options,
+}
+
+impl Scorer<'_> {
+    /// The search's score of `pos`, White's view; None for a mate.
+    fn score<V: Policy>(&self, pos: &Position<V>) -> Option<i32> {
+        self.tt.clear();
+        let shared = Shared::new(self.tt.clone());
+        let found = search::search(pos, &[], self.limits, self.options, &shared, &mut |_| {});
+        if found.score.abs() >= MATE_BOUND {
+            return None;
+        }
+        Some(if pos.turn() == Color::White {
+            found.score
+        } else {
+            -found.score
+        })
+    }
+}
+
+fn write_relabelled<V: Policy>(
+    args: &RelabelArgs,
+    network: Option<&'static Network>,
+    path: &PathBuf,
+) -> Result<Counts, String> {
+    let name = path.display();
+    let file = File::create(path).map_err(|e| format!("cannot create {name}: {e}"))?;
+    let mut out = BufWriter::new(file);
+    let write_err = |e: std::io::Error| format!("cannot write {name}: {e}");
+    if args.format == Format::Packed {
+        out.write_all(&packed::header(args.variant))
+            .map_err(write_err)?;
+    }
+    let limits = Limits {
+        nodes: Some(args.nodes),
+        depth: args.depth,
+        ..Limits::default()
+    };
+    let options = Options {
+        use_nnue: !args.hand_written,
+        hand_set_eval: args.hand_written,
+        network,
+        ..Options::default()
+    };
+    let scorers = (0..args.threads)
+        .map(|_| {
+            Ok(Scorer {
+                tt: Arc::new(TranspositionTable::try_new(args.hash).map_err(|e| e.to_string())?),
+                limits: &limits,
+                options: &options,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let mut counts = Counts::default();
+    let mut batch: Vec<(Position<V>, GameResult)> = Vec::with_capacity(BATCH);
+    let start = Instant::now();
+    let mut flush =
+        |batch: &mut Vec<(Position<V>, GameResult)>, counts: &mut Counts| -> Result<(), String> {
+            let scores = score_batch(&scorers, batch);
+            let mut bytes = Vec::new();
+            for ((pos, result), score) in batch.iter().zip(scores) {
+                let Some(score) = score else {
+                    counts.mates += 1;
+                    continue;
+                };
+                match args.format {
+                    Format::Text => {
+                        let line = format!("{};{score};{}\n", fen::format(pos), result.text());
+                        bytes.extend_from_slice(line.as_bytes());
+                    }
+                    Format::Packed => packed::encode(pos, score, *result, &mut bytes)
+                        .map_err(|e| e.to_string())?,
+                }
+                counts.written += 1;
+            }
+            out.write_all(&bytes).map_err(write_err)?;
+            let done = counts.written + counts.mates;
+            if done.is_multiple_of(BATCH as u64 * 25) {
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                eprintln!("{done} positions, {:.0} a second", done as f64 / secs);
+            }
+            batch.clear();
+            Ok(())
+        };
+    for input in &args.input {
+        data::read::<V>(input, |item| {
+            let labelled = match item {
+                Ok(labelled) => labelled,
+                Err(message) => {
+                    counts.skipped += 1;
+                    if counts.skipped <= 5 {
+                        log::warn!("{message}");
+                    }
+                    return Ok(());
+                }
+            };
+            // The old score goes; the result must be one the packed format
+            // holds, whichever format is written (as `datagen-convert`).
+            let result = GameResult::from_value(labelled.result).ok_or_else(|| {
+                format!(
+                    "{}:{}: result {} is not 0, 0.5 or 1",
+                    input.display(),
+                    labelled.place,
+                    labelled.result
+                )
+            })?;
+            batch.push((labelled.pos, result));
+            if batch.len() == BATCH {
+                flush(&mut batch, &mut counts)?;
+            }
+            Ok(())
+        })?;
+    }
+    if !batch.is_empty() {
+        flush(&mut batch, &mut counts)?;
+    }
+    out.into_inner()
+        .map_err(|e| write_err(e.into_error()))?
+        .sync_all()
+        .map_err(write_err)?;
+    Ok(counts)
+}
+
+/// Every position's new score, in order: the batch cut into one contiguous
+/// part per scorer, each searched by a thread of its own.
+fn score_batch<V: Policy>(
+    scorers: &[Scorer],
+    batch: &[(Position<V>, GameResult)],
+) -> Vec<Option<i32>> {
+    let part = batch.len().div_ceil(scorers.len()).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = batch
+            .chunks(part)
+            .zip(scorers)
+            .map(|(chunk, scorer)| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|(pos, _)| scorer.score(pos))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use turncoat_rules::variants::chess::Chess;
+
+    fn args(input: Vec<PathBuf>, out: PathBuf, threads: usize) -> RelabelArgs {
+        RelabelArgs {
+            variant: VariantKind::Chess,
+            input,
+            out,
+            format: Format::Text,
+            nodes: 300,
+            depth: None,
+            threads,
+            hash: 1,
+            hand_written: false,
+            eval_file: None,
+        }
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("turncoat-relabel-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    const LINES: &str = "\
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;12;0.5
+4k3/8/8/8/8/8/8/3QK3 w - - 0 1;0;1
+3qk3/8/8/8/8/8/8/4K3 w - - 0 1;0;0
+not a fen;5;0.5
+6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1;100;1
+3qk3/8/8/8/8/8/8/4K3 b - - 0 1;-7;0
+";
+
+    #[test]
+    fn scores_come_from_the_search_and_results_stay() {
+        let dir = temp_dir("scores");
+        let input = dir.join("in.txt");
+        fs::write(&input, LINES).expect("write input");
+        let out = dir.join("out.txt");
+        let counts = relabel(&args(vec![input], out.clone(), 1)).expect("relabel");
+        // Six lines: one not a position, one a mate in one (Rd8#), four written.
+        assert_eq!(
+            counts,
+            Counts {
+                written: 4,
+                mates: 1,
+                skipped: 1
+            }
+        );
+        let text = fs::read_to_string(&out).expect("read output");
+        let rows: Vec<(&str, i32, &str)> = text
+            .lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split(';').collect();
+                (f[0], f[1].parse().expect("score"), f[2])
+            })
+            .collect();
+        let fens: Vec<&str> = rows.iter().map(|r| r.0).collect();
+        assert_eq!(
+            fens,
+            [
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+                "3qk3/8/8/8/8/8/8/4K3 w - - 0 1",
+                "3qk3/8/8/8/8/8/8/4K3 b - - 0 1",
+            ]
+        );
+        let results: Vec<&str> = rows.iter().map(|r| r.2).collect();
+        assert_eq!(results, ["0.5", "1", "0", "0"]);
+        // White's view whoever moves: a queen up is far above zero, a queen
+        // down far below, the start position near it.
+        assert!(rows[0].1.abs() < 100, "start position {}", rows[0].1);
+        assert!(rows[1].1 > 500, "a queen up {}", rows[1].1);
+        assert!(rows[2].1 < -500, "a queen down {}", rows[2].1);
+        assert!(
+            rows[3].1 < -500,
+            "a queen down, Black to move {}",
+            rows[3].1
+        );
+        // Each the score of a search of the position alone.
+        let alone = |fen_str: &str| {
+            let pos: Position<Chess> = fen::parse(fen_str).expect("fen");
+            let scorer = Scorer {
+                tt: Arc::new(TranspositionTable::new(1)),
+                limits: &Limits {
+                    nodes: Some(300),
+                    ..Limits::default()
+                },
+                options: &Options::default(),
+            };
+            scorer.score(&pos)
+        };
+        for row in &rows {
+            assert_eq!(alone(row.0), Some(row.1), "{}", row.0);
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_output_does_not_depend_on_the_threads_and_packed_reads_back() {
+        let dir = temp_dir("threads");
+        let input = dir.join("in.txt");
+        fs::write(&input, LINES).expect("write input");
+        let one = dir.join("one.txt");
+        let two = dir.join("two.txt");
+        relabel(&args(vec![input.clone()], one.clone(), 1)).expect("one thread");
+        relabel(&args(vec![input.clone()], two.clone(), 3)).expect("three threads");
+        assert_eq!(fs::read(&one).expect("one"), fs::read(&two).expect("two"));
+
+        let packed_out = dir.join("out.bin");
+        let mut a = args(vec![input], packed_out.clone(), 2);
+        a.format = Format::Packed;
+        relabel(&a).expect("packed");
+        let mut lines = String::new();
+        data::read::<Chess>(&packed_out, |item| {
+            let l = item?;
+            lines.push_str(&format!(
+                "{};{};{}\n",
+                fen::format(&l.pos),
+                l.score,
+                GameResult::from_value(l.result).map_or("?", |r| r.text())
+            ));
+            Ok(())
+        })
+        .expect("read packed");
+        assert_eq!(lines, fs::read_to_string(&one).expect("one"));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn bad_input_leaves_no_output() {
+        let dir = temp_dir("bad");
+        let input = dir.join("in.txt");
+        fs::write(&input, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1;0;2\n").expect("write input");
+        let out = dir.join("out.txt");
+        let err = relabel(&args(vec![input.clone()], out.clone(), 1)).expect_err("result 2");
+        assert!(err.contains("outside 0..1"), "{err}");
+        assert!(!out.exists());
+        assert!(!dir.join("out.txt.tmp").exists());
+
+        // An existing --out is refused and left as it was.
+        fs::write(&out, "kept").expect("write out");
+        let err = relabel(&args(vec![input.clone()], out.clone(), 1)).expect_err("exists");
+        assert!(err.contains("exists already"), "{err}");
+        assert_eq!(fs::read_to_string(&out).expect("out"), "kept");
+
+        // A missing input, and limits of zero.
+        let err = relabel(&args(vec![dir.join("missing.txt")], dir.join("o2.txt"), 1))
+            .expect_err("missing");
+        assert!(err.contains("missing.txt"), "{err}");
+        let mut zero = args(vec![input], dir.join("o3.txt"), 0);
+        assert!(relabel(&zero).is_err());
+        zero.threads = 1;
+        zero.depth = Some(0);
+        assert!(relabel(&zero).is_err());
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
