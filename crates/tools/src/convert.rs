@@ -9,9 +9,9 @@
 //! number in i16's range, a result other than 0, 0.5 or 1) are an error naming
 //! the line, whichever format is written.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -39,38 +39,21 @@ pub struct ConvertArgs {
 }
 
 pub fn run(args: &ConvertArgs) -> Result<(), String> {
-    if args.out.exists() {
-        return Err(format!(
-            "{} exists already; choose another --out",
-            args.out.display()
-        ));
-    }
-    // Written beside, then renamed: a failed run leaves no half file at --out.
-    let mut tmp = args.out.as_os_str().to_os_string();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let result = convert(args, &tmp).and_then(|(written, skipped)| {
-        fs::rename(&tmp, &args.out)
-            .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
-        eprintln!(
-            "{written} positions written to {}{}",
-            args.out.display(),
-            if skipped > 0 {
-                format!(", {skipped} malformed lines skipped")
-            } else {
-                String::new()
-            }
-        );
-        Ok(())
-    });
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    let (written, skipped) = data::write_beside(&args.out, |tmp| convert(args, tmp))?;
+    eprintln!(
+        "{written} positions written to {}{}",
+        args.out.display(),
+        if skipped > 0 {
+            format!(", {skipped} malformed lines skipped")
+        } else {
+            String::new()
+        }
+    );
+    Ok(())
 }
 
 /// Writes the inputs' positions to `path`: how many, and how many were skipped.
-fn convert(args: &ConvertArgs, path: &PathBuf) -> Result<(u64, u64), String> {
+fn convert(args: &ConvertArgs, path: &Path) -> Result<(u64, u64), String> {
     let name = path.display();
     let file = File::create(path).map_err(|e| format!("cannot create {name}: {e}"))?;
     let mut out = BufWriter::new(file);

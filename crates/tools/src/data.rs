@@ -5,9 +5,9 @@
 //! through here, so that both formats give them the same positions in the same
 //! order.
 
-use std::fs::File;
+use std::fs::{self, File};
 use std::io::{BufRead, BufReader, Seek, SeekFrom};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 
@@ -159,4 +159,30 @@ pub fn packable_labels(score: f32, result: f32) -> Result<(i32, GameResult), Str
     let result = GameResult::from_value(result)
         .ok_or_else(|| format!("result {result} is not 0, 0.5 or 1"))?;
     Ok((score as i32, result))
+}
+
+/// Runs `write` on a new file beside `out` (its name and `.tmp`) and renames
+/// that to `out` once `write` succeeds, so that a failed run leaves no half
+/// file at `out`; an `out` that exists already is refused, and left as it was.
+pub fn write_beside<T>(
+    out: &Path,
+    write: impl FnOnce(&Path) -> Result<T, String>,
+) -> Result<T, String> {
+    if out.exists() {
+        return Err(format!(
+            "{} exists already; choose another --out",
+            out.display()
+        ));
+    }
+    let mut tmp = out.as_os_str().to_os_string();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let result = write(&tmp).and_then(|value| {
+        fs::rename(&tmp, out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        Ok(value)
+    });
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
 }

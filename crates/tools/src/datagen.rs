@@ -33,8 +33,8 @@ use clap::Args;
 use shakmaty::Color;
 
 use crate::data::Format;
+use crate::evaluation::Evaluation;
 use crate::packed::{self, GameResult};
-use turncoat_engine::nnue::{self, Network};
 use turncoat_engine::openings::random_opening;
 use turncoat_engine::policy::Policy;
 use turncoat_engine::search::tt::TranspositionTable;
@@ -83,18 +83,9 @@ pub struct DatagenArgs {
     /// Hash table per game, in MiB.
     #[arg(long, default_value_t = 8)]
     pub hash: usize,
-    /// Play and score with the hand-written evaluation and its hand-set
-    /// values, not the variant's network: data that owes nothing to any
-    /// network or other engine, the first generation of a lineage trained
-    /// only on Turncoat's own search. (In chess this is not `Use NNUE` off:
-    /// chess's tuned values were fitted partly to Stockfish's scores.)
-    #[arg(long)]
-    pub hand_written: bool,
-    /// Play and score with this network (a `turncoat train` file) instead of
-    /// the variant's embedded one: the next generation's data from the last
-    /// generation's network, without building it into the engine.
-    #[arg(long, value_name = "FILE", conflicts_with = "hand_written")]
-    pub eval_file: Option<PathBuf>,
+    /// The evaluation that plays and scores the games.
+    #[command(flatten)]
+    pub evaluation: Evaluation,
 }
 
 /// A side whose score stays beyond this for [`ADJUDICATE_PLIES`] plies in a row
@@ -130,13 +121,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     if args.nodes == 0 || args.threads == 0 {
         return Err("--nodes and --threads must be positive".into());
     }
-    let network = args
-        .eval_file
-        .as_ref()
-        .map(|path| {
-            nnue::load_file(path).map_err(|e| format!("--eval-file {}: {e}", path.display()))
-        })
-        .transpose()?;
+    let options = args.evaluation.options()?;
     let file = match args.format {
         Format::Text if starts_packed(&args.out) => {
             return Err(format!(
@@ -187,13 +172,14 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                     return;
                 }
                 let index = first + nth * step;
-                let written = with_variant!(args.variant, V => play_game::<V>(args, network, index)
+                let written =
+                    with_variant!(args.variant, V => play_game::<V>(args, &options, index)
                     .and_then(|played| game_bytes(&played, args.format)))
-                .and_then(|(bytes, count)| {
-                    let mut w = out.lock().map_err(|_| "output lock poisoned".to_string())?;
-                    w.write_all(&bytes).map_err(|e| e.to_string())?;
-                    Ok(count)
-                });
+                    .and_then(|(bytes, count)| {
+                        let mut w = out.lock().map_err(|_| "output lock poisoned".to_string())?;
+                        w.write_all(&bytes).map_err(|e| e.to_string())?;
+                        Ok(count)
+                    });
                 let count = match written {
                     Ok(count) => count,
                     Err(e) => {
@@ -257,7 +243,7 @@ fn game_bytes<V: Variant>(played: &Played<V>, format: Format) -> Result<(Vec<u8>
 /// Plays game `index` of the series to its end (or adjudication).
 fn play_game<V: Policy>(
     args: &DatagenArgs,
-    network: Option<&'static Network>,
+    options: &Options,
     index: u64,
 ) -> Result<Played<V>, String> {
     let opening = random_opening::<V>(args.seed, index, args.random_plies)?;
@@ -268,12 +254,6 @@ fn play_game<V: Policy>(
     let limits = Limits {
         nodes: Some(args.nodes),
         ..Limits::default()
-    };
-    let options = Options {
-        use_nnue: !args.hand_written,
-        hand_set_eval: args.hand_written,
-        network,
-        ..Options::default()
     };
     let mut positions = Vec::new();
     let mut scores = Vec::new();
@@ -300,7 +280,7 @@ fn play_game<V: Policy>(
             &game.pos,
             &game.keys[..game.keys.len() - 1],
             &limits,
-            &options,
+            options,
             &shared,
             &mut |_| {},
         );
@@ -415,8 +395,7 @@ mod tests {
             threads: 1,
             seed: 11,
             hash: 1,
-            hand_written: false,
-            eval_file: None,
+            evaluation: Evaluation::default(),
             shard: None,
             format: Format::Text,
         };
@@ -426,7 +405,7 @@ mod tests {
         let mut lines = written.lines();
         let (mut noisy, mut by_rules) = (0, 0);
         for index in 0..GAMES {
-            let played = play_game::<V>(&args, None, index).unwrap();
+            let played = play_game::<V>(&args, &Options::default(), index).unwrap();
             let mut game = Game::new(fen::parse::<V>(&played.opening).unwrap());
             let mut kept = played
                 .positions

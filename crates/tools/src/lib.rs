@@ -8,6 +8,7 @@
 pub mod convert;
 pub mod data;
 pub mod datagen;
+pub mod evaluation;
 pub mod packed;
 pub mod relabel;
 pub mod train;

@@ -15,9 +15,9 @@
 //! score is a mate are left out, as `datagen` leaves them out; text lines the
 //! variant refuses are skipped, as `train` skips them.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -25,8 +25,8 @@ use clap::Args;
 use shakmaty::Color;
 
 use crate::data::{self, Format};
+use crate::evaluation::Evaluation;
 use crate::packed::{self, GameResult};
-use turncoat_engine::nnue::{self, Network};
 use turncoat_engine::policy::Policy;
 use turncoat_engine::search::tt::TranspositionTable;
 use turncoat_engine::search::{self, Limits, Options, Shared, MATE_BOUND};
@@ -62,14 +62,10 @@ pub struct RelabelArgs {
     /// Hash table per thread, in MiB (cleared before every position).
     #[arg(long, default_value_t = 1)]
     pub hash: usize,
-    /// Score with the hand-written evaluation and its hand-set values, not the
-    /// variant's network.
-    #[arg(long)]
-    pub hand_written: bool,
-    /// Score with this network (a `turncoat train` file) instead of the
-    /// variant's embedded one: typically the lineage's newest.
-    #[arg(long, value_name = "FILE", conflicts_with = "hand_written")]
-    pub eval_file: Option<PathBuf>,
+    /// The evaluation that scores the positions (typically the lineage's
+    /// newest network, by --eval-file).
+    #[command(flatten)]
+    pub evaluation: Evaluation,
 }
 
 /// Positions read before they are shared out among the threads: enough that
@@ -98,8 +94,8 @@ pub fn run(args: &RelabelArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Relabels `args.input` into `args.out`, written beside and renamed at the
-/// end, so that a failed run leaves no half file at `--out`.
+/// Relabels `args.input` into `args.out` (written beside and renamed at the
+/// end: [`data::write_beside`]).
 pub fn relabel(args: &RelabelArgs) -> Result<Counts, String> {
     if args.nodes == 0 || args.threads == 0 || args.hash == 0 {
         return Err("--nodes, --threads and --hash must be positive".into());
@@ -107,32 +103,11 @@ pub fn relabel(args: &RelabelArgs) -> Result<Counts, String> {
     if args.depth == Some(0) {
         return Err("--depth must be positive".into());
     }
-    if args.out.exists() {
-        return Err(format!(
-            "{} exists already; choose another --out",
-            args.out.display()
-        ));
-    }
-    let network = args
-        .eval_file
-        .as_ref()
-        .map(|path| {
-            nnue::load_file(path).map_err(|e| format!("--eval-file {}: {e}", path.display()))
-        })
-        .transpose()?;
-    let mut tmp = args.out.as_os_str().to_os_string();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let result = with_variant!(args.variant, V => write_relabelled::<V>(args, network, &tmp))
-        .and_then(|counts| {
-            fs::rename(&tmp, &args.out)
-                .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
-            Ok(counts)
-        });
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    let options = args.evaluation.options()?;
+    data::write_beside(
+        &args.out,
+        |tmp| with_variant!(args.variant, V => write_relabelled::<V>(args, &options, tmp)),
+    )
 }
 
 /// One thread's searcher: its own table, cleared before every position.
@@ -161,8 +136,8 @@ impl Scorer<'_> {
 
 fn write_relabelled<V: Policy>(
     args: &RelabelArgs,
-    network: Option<&'static Network>,
-    path: &PathBuf,
+    options: &Options,
+    path: &Path,
 ) -> Result<Counts, String> {
     let name = path.display();
     let file = File::create(path).map_err(|e| format!("cannot create {name}: {e}"))?;
@@ -177,18 +152,12 @@ fn write_relabelled<V: Policy>(
         depth: args.depth,
         ..Limits::default()
     };
-    let options = Options {
-        use_nnue: !args.hand_written,
-        hand_set_eval: args.hand_written,
-        network,
-        ..Options::default()
-    };
     let scorers = (0..args.threads)
         .map(|_| {
             Ok(Scorer {
                 tt: Arc::new(TranspositionTable::try_new(args.hash).map_err(|e| e.to_string())?),
                 limits: &limits,
-                options: &options,
+                options,
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
@@ -307,8 +276,7 @@ mod tests {
             depth: None,
             threads,
             hash: 1,
-            hand_written: false,
-            eval_file: None,
+            evaluation: Evaluation::default(),
         }
     }
 

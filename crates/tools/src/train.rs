@@ -986,8 +986,7 @@ mod tests {
                 threads: 1,
                 seed: 5,
                 hash: 1,
-                hand_written: false,
-                eval_file: None,
+                evaluation: crate::evaluation::Evaluation::default(),
                 shard: None,
                 format: crate::data::Format::Text,
             })
@@ -1072,8 +1071,10 @@ mod tests {
             threads: 1,
             seed: 5,
             hash: 1,
-            hand_written: true,
-            eval_file: None,
+            evaluation: crate::evaluation::Evaluation {
+                hand_written: true,
+                eval_file: None,
+            },
             shard: None,
             format: crate::data::Format::Text,
         })
