@@ -11,38 +11,26 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use clap::Args;
 
-use crate::data::{self, Format};
+use crate::data::{self, Files, Format};
 use crate::packed;
 use turncoat_rules::fen;
-use turncoat_rules::variants::VariantKind;
 use turncoat_rules::with_variant;
 
 #[derive(Args, Debug, Clone)]
 pub struct ConvertArgs {
-    /// The variant whose positions these are.
-    #[arg(long, default_value = "chess")]
-    pub variant: VariantKind,
-    /// The files to convert, in order (text or packed, told apart by their
-    /// first bytes).
-    #[arg(required = true)]
-    pub input: Vec<PathBuf>,
-    /// The file to write; it must not exist yet.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// The format to write.
-    #[arg(long, value_enum, default_value_t = Format::Packed)]
-    pub format: Format,
+    #[command(flatten)]
+    pub files: Files,
 }
 
 pub fn run(args: &ConvertArgs) -> Result<(), String> {
-    let (written, skipped) = data::write_beside(&args.out, |tmp| convert(args, tmp))?;
+    let (written, skipped) = data::write_beside(&args.files.out, |tmp| convert(args, tmp))?;
     eprintln!(
         "{written} positions written to {}{}",
-        args.out.display(),
+        args.files.out.display(),
         if skipped > 0 {
             format!(", {skipped} malformed lines skipped")
         } else {
@@ -58,14 +46,14 @@ fn convert(args: &ConvertArgs, path: &Path) -> Result<(u64, u64), String> {
     let file = File::create(path).map_err(|e| format!("cannot create {name}: {e}"))?;
     let mut out = BufWriter::new(file);
     let write_err = |e: std::io::Error| format!("cannot write {name}: {e}");
-    if args.format == Format::Packed {
-        out.write_all(&packed::header(args.variant))
+    if args.files.format == Format::Packed {
+        out.write_all(&packed::header(args.files.variant))
             .map_err(write_err)?;
     }
     let (mut written, mut skipped) = (0u64, 0u64);
     let mut bytes = Vec::new();
-    for input in &args.input {
-        with_variant!(args.variant, V => data::read::<V>(input, |item| {
+    for input in &args.files.input {
+        with_variant!(args.files.variant, V => data::read::<V>(input, |item| {
             let labelled = match item {
                 Ok(labelled) => labelled,
                 Err(message) => {
@@ -79,7 +67,7 @@ fn convert(args: &ConvertArgs, path: &Path) -> Result<(u64, u64), String> {
             let (score, result) = data::packable_labels(labelled.score, labelled.result)
                 .map_err(|e| format!("{}:{}: {e}", input.display(), labelled.place))?;
             bytes.clear();
-            match args.format {
+            match args.files.format {
                 Format::Text => {
                     let line = format!("{};{score};{}\n", fen::format(&labelled.pos), result.text());
                     bytes.extend_from_slice(line.as_bytes());

@@ -9,12 +9,12 @@ use std::fs::{self, File};
 use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use clap::ValueEnum;
+use clap::{Args, ValueEnum};
 
 use crate::packed::{self, GameResult, Reader};
 use turncoat_rules::fen;
 use turncoat_rules::position::Position;
-use turncoat_rules::variants::Variant;
+use turncoat_rules::variants::{Variant, VariantKind};
 
 /// How a data file is written.
 #[derive(ValueEnum, Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -25,6 +25,25 @@ pub enum Format {
     Text,
     /// The packed records of `turncoat_tools::packed` (32 bytes a chess position).
     Packed,
+}
+
+/// The files a data tool reads and the one it writes (`datagen-convert`,
+/// `relabel`).
+#[derive(Args, Debug, Clone)]
+pub struct Files {
+    /// The variant whose positions these are.
+    #[arg(long, default_value = "chess")]
+    pub variant: VariantKind,
+    /// The files to read, in order (text or packed, told apart by their first
+    /// bytes).
+    #[arg(required = true)]
+    pub input: Vec<PathBuf>,
+    /// The file to write; it must not exist yet.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The format to write.
+    #[arg(long, value_enum, default_value_t = Format::Packed)]
+    pub format: Format,
 }
 
 /// One position of a data file with its labels.

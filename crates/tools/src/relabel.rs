@@ -17,14 +17,14 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
 use shakmaty::Color;
 
-use crate::data::{self, Format};
+use crate::data::{self, Files, Format};
 use crate::evaluation::Evaluation;
 use crate::packed::{self, GameResult};
 use turncoat_engine::policy::Policy;
@@ -32,24 +32,12 @@ use turncoat_engine::search::tt::TranspositionTable;
 use turncoat_engine::search::{self, Limits, Options, Shared, MATE_BOUND};
 use turncoat_rules::fen;
 use turncoat_rules::position::Position;
-use turncoat_rules::variants::VariantKind;
 use turncoat_rules::with_variant;
 
 #[derive(Args, Debug, Clone)]
 pub struct RelabelArgs {
-    /// The variant whose positions these are.
-    #[arg(long, default_value = "chess")]
-    pub variant: VariantKind,
-    /// The files to relabel, in order (text or packed, told apart by their
-    /// first bytes).
-    #[arg(required = true)]
-    pub input: Vec<PathBuf>,
-    /// The file to write; it must not exist yet.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// The format to write.
-    #[arg(long, value_enum, default_value_t = Format::Packed)]
-    pub format: Format,
+    #[command(flatten)]
+    pub files: Files,
     /// Nodes per position (one search thread each).
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
@@ -87,14 +75,14 @@ pub fn run(args: &RelabelArgs) -> Result<(), String> {
     eprintln!(
         "{} positions written to {}; {} left out as mates, {} malformed lines skipped",
         counts.written,
-        args.out.display(),
+        args.files.out.display(),
         counts.mates,
         counts.skipped
     );
     Ok(())
 }
 
-/// Relabels `args.input` into `args.out` (written beside and renamed at the
+/// Relabels `args.files.input` into `args.files.out` (written beside and renamed at the
 /// end: [`data::write_beside`]).
 pub fn relabel(args: &RelabelArgs) -> Result<Counts, String> {
     if args.nodes == 0 || args.threads == 0 || args.hash == 0 {
@@ -105,8 +93,8 @@ pub fn relabel(args: &RelabelArgs) -> Result<Counts, String> {
     }
     let options = args.evaluation.options()?;
     data::write_beside(
-        &args.out,
-        |tmp| with_variant!(args.variant, V => write_relabelled::<V>(args, &options, tmp)),
+        &args.files.out,
+        |tmp| with_variant!(args.files.variant, V => write_relabelled::<V>(args, &options, tmp)),
     )
 }
 
@@ -143,8 +131,8 @@ fn write_relabelled<V: Policy>(
     let file = File::create(path).map_err(|e| format!("cannot create {name}: {e}"))?;
     let mut out = BufWriter::new(file);
     let write_err = |e: std::io::Error| format!("cannot write {name}: {e}");
-    if args.format == Format::Packed {
-        out.write_all(&packed::header(args.variant))
+    if args.files.format == Format::Packed {
+        out.write_all(&packed::header(args.files.variant))
             .map_err(write_err)?;
     }
     let limits = Limits {
@@ -173,7 +161,7 @@ fn write_relabelled<V: Policy>(
                     counts.mates += 1;
                     continue;
                 };
-                match args.format {
+                match args.files.format {
                     Format::Text => {
                         let line = format!("{};{score};{}\n", fen::format(pos), result.text());
                         bytes.extend_from_slice(line.as_bytes());
@@ -192,7 +180,7 @@ fn write_relabelled<V: Policy>(
             batch.clear();
             Ok(())
         };
-    for input in &args.input {
+    for input in &args.files.input {
         data::read::<V>(input, |item| {
             let labelled = match item {
                 Ok(labelled) => labelled,
@@ -264,14 +252,18 @@ fn score_batch<V: Policy>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
     use turncoat_rules::variants::chess::Chess;
+    use turncoat_rules::variants::VariantKind;
 
     fn args(input: Vec<PathBuf>, out: PathBuf, threads: usize) -> RelabelArgs {
         RelabelArgs {
-            variant: VariantKind::Chess,
-            input,
-            out,
-            format: Format::Text,
+            files: Files {
+                variant: VariantKind::Chess,
+                input,
+                out,
+                format: Format::Text,
+            },
             nodes: 300,
             depth: None,
             threads,
@@ -375,7 +367,7 @@ not a fen;5;0.5
 
         let packed_out = dir.join("out.bin");
         let mut a = args(vec![input], packed_out.clone(), 2);
-        a.format = Format::Packed;
+        a.files.format = Format::Packed;
         relabel(&a).expect("packed");
         let mut lines = String::new();
         data::read::<Chess>(&packed_out, |item| {
