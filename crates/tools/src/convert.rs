@@ -9,15 +9,11 @@
 //! number in i16's range, a result other than 0, 0.5 or 1) are an error naming
 //! the line, whichever format is written.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use clap::Args;
 
-use crate::data::{self, Files, Format};
-use crate::packed;
-use turncoat_rules::fen;
+use crate::data::{self, Files, Output};
 use turncoat_rules::with_variant;
 
 #[derive(Args, Debug, Clone)]
@@ -42,14 +38,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
 
 /// Writes the inputs' positions to `path`: how many, and how many were skipped.
 fn convert(args: &ConvertArgs, path: &Path) -> Result<(u64, u64), String> {
-    let name = path.display();
-    let file = File::create(path).map_err(|e| format!("cannot create {name}: {e}"))?;
-    let mut out = BufWriter::new(file);
-    let write_err = |e: std::io::Error| format!("cannot write {name}: {e}");
-    if args.files.format == Format::Packed {
-        out.write_all(&packed::header(args.files.variant))
-            .map_err(write_err)?;
-    }
+    let mut out = Output::create(path, args.files.variant, args.files.format)?;
     let (mut written, mut skipped) = (0u64, 0u64);
     let mut bytes = Vec::new();
     for input in &args.files.input {
@@ -67,22 +56,13 @@ fn convert(args: &ConvertArgs, path: &Path) -> Result<(u64, u64), String> {
             let (score, result) = data::packable_labels(labelled.score, labelled.result)
                 .map_err(|e| format!("{}:{}: {e}", input.display(), labelled.place))?;
             bytes.clear();
-            match args.files.format {
-                Format::Text => {
-                    let line = format!("{};{score};{}\n", fen::format(&labelled.pos), result.text());
-                    bytes.extend_from_slice(line.as_bytes());
-                }
-                Format::Packed => packed::encode(&labelled.pos, score, result, &mut bytes)
-                    .map_err(|e| format!("{}:{}: {e}", input.display(), labelled.place))?,
-            }
-            out.write_all(&bytes).map_err(write_err)?;
+            data::encode(&labelled.pos, score, result, args.files.format, &mut bytes)
+                .map_err(|e| format!("{}:{}: {e}", input.display(), labelled.place))?;
+            out.write_all(&bytes)?;
             written += 1;
             Ok(())
         }))?;
     }
-    out.into_inner()
-        .map_err(|e| write_err(e.into_error()))?
-        .sync_all()
-        .map_err(write_err)?;
+    out.finish()?;
     Ok((written, skipped))
 }

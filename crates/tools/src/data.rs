@@ -6,7 +6,7 @@
 //! order.
 
 use std::fs::{self, File};
-use std::io::{BufRead, BufReader, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -204,4 +204,60 @@ pub fn write_beside<T>(
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// Appends one position as `format` writes it to `bytes`: a text line or a
+/// packed record (an error only for what a packed record cannot hold).
+pub fn encode<V: Variant>(
+    pos: &Position<V>,
+    score: i32,
+    result: GameResult,
+    format: Format,
+    bytes: &mut Vec<u8>,
+) -> Result<(), String> {
+    match format {
+        Format::Text => {
+            let line = format!("{};{score};{}\n", fen::format(pos), result.text());
+            bytes.extend_from_slice(line.as_bytes());
+            Ok(())
+        }
+        Format::Packed => packed::encode(pos, score, result, bytes).map_err(|e| e.to_string()),
+    }
+}
+
+/// A new data file being written: a packed file's header first, then what
+/// [`encode`] makes; [`Output::finish`] flushes it to the disk.
+pub struct Output {
+    out: BufWriter<File>,
+    name: String,
+}
+
+impl Output {
+    pub fn create(path: &Path, variant: VariantKind, format: Format) -> Result<Output, String> {
+        let name = path.display().to_string();
+        let file = File::create(path).map_err(|e| format!("cannot create {name}: {e}"))?;
+        let mut output = Output {
+            out: BufWriter::new(file),
+            name,
+        };
+        if format == Format::Packed {
+            output.write_all(&packed::header(variant))?;
+        }
+        Ok(output)
+    }
+
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), String> {
+        self.out
+            .write_all(bytes)
+            .map_err(|e| format!("cannot write {}: {e}", self.name))
+    }
+
+    pub fn finish(self) -> Result<(), String> {
+        let name = self.name;
+        self.out
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|file| file.sync_all())
+            .map_err(|e| format!("cannot write {name}: {e}"))
+    }
 }

@@ -227,15 +227,7 @@ fn starts_packed(path: &std::path::Path) -> bool {
 fn game_bytes<V: Variant>(played: &Played<V>, format: Format) -> Result<(Vec<u8>, u64), String> {
     let mut bytes = Vec::new();
     for (pos, score) in &played.positions {
-        match format {
-            Format::Text => {
-                let line = format!("{};{score};{}\n", fen::format(pos), played.result.text());
-                bytes.extend_from_slice(line.as_bytes());
-            }
-            Format::Packed => {
-                packed::encode(pos, *score, played.result, &mut bytes).map_err(|e| e.to_string())?
-            }
-        }
+        crate::data::encode(pos, *score, played.result, format, &mut bytes)?;
     }
     Ok((bytes, played.positions.len() as u64))
 }

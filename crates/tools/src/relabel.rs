@@ -15,8 +15,6 @@
 //! score is a mate are left out, as `datagen` leaves them out; text lines the
 //! variant refuses are skipped, as `train` skips them.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -24,13 +22,12 @@ use std::time::Instant;
 use clap::Args;
 use shakmaty::Color;
 
-use crate::data::{self, Files, Format};
+use crate::data::{self, Files, Output};
 use crate::evaluation::Evaluation;
-use crate::packed::{self, GameResult};
+use crate::packed::GameResult;
 use turncoat_engine::policy::Policy;
 use turncoat_engine::search::tt::TranspositionTable;
 use turncoat_engine::search::{self, Limits, Options, Shared, MATE_BOUND};
-use turncoat_rules::fen;
 use turncoat_rules::position::Position;
 use turncoat_rules::with_variant;
 
@@ -127,14 +124,7 @@ fn write_relabelled<V: Policy>(
     options: &Options,
     path: &Path,
 ) -> Result<Counts, String> {
-    let name = path.display();
-    let file = File::create(path).map_err(|e| format!("cannot create {name}: {e}"))?;
-    let mut out = BufWriter::new(file);
-    let write_err = |e: std::io::Error| format!("cannot write {name}: {e}");
-    if args.files.format == Format::Packed {
-        out.write_all(&packed::header(args.files.variant))
-            .map_err(write_err)?;
-    }
+    let mut out = Output::create(path, args.files.variant, args.files.format)?;
     let limits = Limits {
         nodes: Some(args.nodes),
         depth: args.depth,
@@ -161,17 +151,10 @@ fn write_relabelled<V: Policy>(
                     counts.mates += 1;
                     continue;
                 };
-                match args.files.format {
-                    Format::Text => {
-                        let line = format!("{};{score};{}\n", fen::format(pos), result.text());
-                        bytes.extend_from_slice(line.as_bytes());
-                    }
-                    Format::Packed => packed::encode(pos, score, *result, &mut bytes)
-                        .map_err(|e| e.to_string())?,
-                }
+                data::encode(pos, score, *result, args.files.format, &mut bytes)?;
                 counts.written += 1;
             }
-            out.write_all(&bytes).map_err(write_err)?;
+            out.write_all(&bytes)?;
             let done = counts.written + counts.mates;
             if done.is_multiple_of(BATCH as u64 * 25) {
                 let secs = start.elapsed().as_secs_f64().max(1e-9);
@@ -212,10 +195,7 @@ fn write_relabelled<V: Policy>(
     if !batch.is_empty() {
         flush(&mut batch, &mut counts)?;
     }
-    out.into_inner()
-        .map_err(|e| write_err(e.into_error()))?
-        .sync_all()
-        .map_err(write_err)?;
+    out.finish()?;
     Ok(counts)
 }
 
@@ -252,7 +232,9 @@ fn score_batch<V: Policy>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::Format;
     use std::path::PathBuf;
+    use turncoat_rules::fen;
     use turncoat_rules::variants::chess::Chess;
     use turncoat_rules::variants::VariantKind;
 
