@@ -79,8 +79,8 @@ pub fn run(args: &RelabelArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Relabels `args.files.input` into `args.files.out` (written beside and renamed at the
-/// end: [`data::write_beside`]).
+/// Relabels `args.files.input` into `args.files.out` (written beside and
+/// renamed at the end: [`data::write_beside`]).
 pub fn relabel(args: &RelabelArgs) -> Result<Counts, String> {
     if args.nodes == 0 || args.threads == 0 || args.hash == 0 {
         return Err("--nodes, --threads and --hash must be positive".into());
