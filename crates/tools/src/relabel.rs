@@ -233,6 +233,7 @@ fn score_batch<V: Policy>(
 mod tests {
     use super::*;
     use crate::data::Format;
+    use std::fs;
     use std::path::PathBuf;
     use turncoat_rules::fen;
     use turncoat_rules::variants::chess::Chess;
