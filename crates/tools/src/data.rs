@@ -175,9 +175,12 @@ pub fn packable_labels(score: f32, result: f32) -> Result<(i32, GameResult), Str
             "score {score} is not a whole number in -32768..32767"
         ));
     }
-    let result = GameResult::from_value(result)
-        .ok_or_else(|| format!("result {result} is not 0, 0.5 or 1"))?;
-    Ok((score as i32, result))
+    Ok((score as i32, packable_result(result)?))
+}
+
+/// A result as a packed record holds it: 0, 0.5 or 1.
+pub fn packable_result(result: f32) -> Result<GameResult, String> {
+    GameResult::from_value(result).ok_or_else(|| format!("result {result} is not 0, 0.5 or 1"))
 }
 
 /// Runs `write` on a new file beside `out` (its name and `.tmp`) and renames

@@ -177,14 +177,8 @@ fn write_relabelled<V: Policy>(
             };
             // The old score goes; the result must be one the packed format
             // holds, whichever format is written (as `datagen-convert`).
-            let result = GameResult::from_value(labelled.result).ok_or_else(|| {
-                format!(
-                    "{}:{}: result {} is not 0, 0.5 or 1",
-                    input.display(),
-                    labelled.place,
-                    labelled.result
-                )
-            })?;
+            let result = data::packable_result(labelled.result)
+                .map_err(|e| format!("{}:{}: {e}", input.display(), labelled.place))?;
             batch.push((labelled.pos, result));
             if batch.len() == BATCH {
                 flush(&mut batch, &mut counts)?;
@@ -378,6 +372,11 @@ not a fen;5;0.5
         assert!(err.contains("outside 0..1"), "{err}");
         assert!(!out.exists());
         assert!(!dir.join("out.txt.tmp").exists());
+        // A result in range that no record can hold.
+        fs::write(&input, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1;0;0.25\n").expect("write input");
+        let err = relabel(&args(vec![input.clone()], out.clone(), 1)).expect_err("result 0.25");
+        assert!(err.contains(":1: result 0.25 is not 0, 0.5 or 1"), "{err}");
+        assert!(!out.exists());
 
         // An existing --out is refused and left as it was.
         fs::write(&out, "kept").expect("write out");
