@@ -44,9 +44,11 @@ pub struct RelabelArgs {
     /// Positions searched at once.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
-    /// Hash table per thread, in MiB (cleared before every position).
-    #[arg(long, default_value_t = 1)]
-    pub hash: usize,
+    /// Hash table per thread, in MiB (cleared before every position); by
+    /// default just big enough for --nodes (four slots a node, at most 1 MiB),
+    /// since clearing it is part of every position's cost.
+    #[arg(long)]
+    pub hash: Option<usize>,
     /// The evaluation that scores the positions (typically the lineage's
     /// newest network, by --eval-file).
     #[command(flatten)]
@@ -82,7 +84,7 @@ pub fn run(args: &RelabelArgs) -> Result<(), String> {
 /// Relabels `args.files.input` into `args.files.out` (written beside and
 /// renamed at the end: [`data::write_beside`]).
 pub fn relabel(args: &RelabelArgs) -> Result<Counts, String> {
-    if args.nodes == 0 || args.threads == 0 || args.hash == 0 {
+    if args.nodes == 0 || args.threads == 0 || args.hash == Some(0) {
         return Err("--nodes, --threads and --hash must be positive".into());
     }
     if args.depth == Some(0) {
@@ -133,7 +135,12 @@ fn write_relabelled<V: Policy>(
     let scorers = (0..args.threads)
         .map(|_| {
             Ok(Scorer {
-                tt: Arc::new(TranspositionTable::try_new(args.hash).map_err(|e| e.to_string())?),
+                tt: Arc::new(match args.hash {
+                    Some(megabytes) => {
+                        TranspositionTable::try_new(megabytes).map_err(|e| e.to_string())?
+                    }
+                    None => TranspositionTable::for_nodes(args.nodes),
+                }),
                 limits: &limits,
                 options,
             })
@@ -244,7 +251,7 @@ mod tests {
             nodes: 300,
             depth: None,
             threads,
-            hash: 1,
+            hash: None,
             evaluation: Evaluation::default(),
         }
     }
@@ -316,7 +323,7 @@ not a fen;5;0.5
         let alone = |fen_str: &str| {
             let pos: Position<Chess> = fen::parse(fen_str).expect("fen");
             let scorer = Scorer {
-                tt: Arc::new(TranspositionTable::new(1)),
+                tt: Arc::new(TranspositionTable::for_nodes(300)),
                 limits: &Limits {
                     nodes: Some(300),
                     ..Limits::default()
@@ -393,6 +400,11 @@ not a fen;5;0.5
         zero.threads = 1;
         zero.depth = Some(0);
         assert!(relabel(&zero).is_err());
+        zero.depth = None;
+        zero.hash = Some(0);
+        let err = relabel(&zero).expect_err("hash 0");
+        assert!(err.contains("--hash"), "{err}");
+        assert!(!dir.join("o3.txt").exists());
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -115,7 +115,23 @@ impl TranspositionTable {
     /// table costs nothing until used) and reports failure instead of aborting.
     pub fn try_new(megabytes: usize) -> Result<Self, HashError> {
         let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
-        let n = (bytes / std::mem::size_of::<Slot>()).max(1024);
+        Self::try_with_slots((bytes / std::mem::size_of::<Slot>()).max(1024), megabytes)
+    }
+
+    /// A table just big enough for one search of `nodes` nodes (four slots a
+    /// node, from 1024 slots to 1 MB), for many short searches that each start
+    /// from a cleared table: clearing costs what the table weighs (a 1 MB
+    /// table, a tenth of a 1000-node search).
+    pub fn for_nodes(nodes: u64) -> Self {
+        let most = 1024 * 1024 / std::mem::size_of::<Slot>();
+        let n = usize::try_from(nodes.saturating_mul(4))
+            .unwrap_or(most)
+            .clamp(1024, most);
+        Self::try_with_slots(n, 1).unwrap_or_else(|_| Self::new(1))
+    }
+
+    /// `n` zeroed slots; `megabytes` is what an error reports.
+    fn try_with_slots(n: usize, megabytes: usize) -> Result<Self, HashError> {
         let layout =
             std::alloc::Layout::array::<Slot>(n).map_err(|_| HashError::TooLarge { megabytes })?;
         // SAFETY: `Slot` is two `AtomicU64`, for which all-zero bytes are a valid
@@ -277,6 +293,19 @@ fn unpack(data: u64) -> Entry {
 mod tests {
     use super::*;
     use shakmaty::Square;
+
+    /// Four slots a node, within 1024 slots and 1 MB.
+    #[test]
+    fn a_table_for_a_node_limit_is_sized_to_it() {
+        let slots = |nodes| TranspositionTable::for_nodes(nodes).slots.len();
+        assert_eq!(slots(1000), 4000);
+        assert_eq!(slots(5000), 20_000);
+        assert_eq!(slots(0), 1024);
+        assert_eq!(slots(100), 1024);
+        assert_eq!(slots(1 << 20), 65_536);
+        assert_eq!(slots(u64::MAX), 65_536);
+        assert_eq!(TranspositionTable::for_nodes(u64::MAX).megabytes(), 1);
+    }
 
     /// The browser build's slot index is the native one.
     #[test]
