@@ -104,6 +104,9 @@ impl From<HashError> for String {
     }
 }
 
+/// The fewest slots a table has, whatever size is asked for.
+const MIN_SLOTS: usize = 1024;
+
 impl TranspositionTable {
     /// A table of (at most) `megabytes` MB. Small sizes cannot fail; use
     /// [`TranspositionTable::try_new`] for sizes a user typed.
@@ -115,7 +118,10 @@ impl TranspositionTable {
     /// table costs nothing until used) and reports failure instead of aborting.
     pub fn try_new(megabytes: usize) -> Result<Self, HashError> {
         let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
-        Self::try_with_slots((bytes / std::mem::size_of::<Slot>()).max(1024), megabytes)
+        Self::try_with_slots(
+            (bytes / std::mem::size_of::<Slot>()).max(MIN_SLOTS),
+            megabytes,
+        )
     }
 
     /// A table just big enough for one search of `nodes` nodes (four slots a
@@ -126,7 +132,7 @@ impl TranspositionTable {
         let most = 1024 * 1024 / std::mem::size_of::<Slot>();
         let n = usize::try_from(nodes.saturating_mul(4))
             .unwrap_or(most)
-            .clamp(1024, most);
+            .clamp(MIN_SLOTS, most);
         Self::try_with_slots(n, 1).unwrap_or_else(|_| Self::new(1))
     }
 
