@@ -43,13 +43,13 @@ use turncoat::rules::variants::Variant;
 
 /// How far a position's search score and its flip's may differ, decided or
 /// not: a quarter of a pawn, the claim itself. At the depths compared below
-/// flips differ by 13 cp at most (chess at depth 6), and the start position's
-/// two colours by 22 (Attending Pawns).
+/// flips differ by 20 cp at most (Cowardly Crew at depth 3), and the start
+/// position's two colours by 22 (Attending Pawns).
 const FLIP_CP: i32 = 25;
 
 /// How far the start position's score may move from one depth to the next.
-/// Today's searches move by up to 41 cp (Subversion, depths 4 to 5; Pacifist
-/// 36, the others 27 or less, depths 1-8). The swings this project has met
+/// Today's searches move by up to 41 cp (Subversion, depths 4 to 5; Cowardly
+/// Crew 38, Pacifist 36, the others 27 or less, depths 1-8). The swings this project has met
 /// moved by more at every step: Pacifist's network with its position term
 /// doubled 57-137 cp (+1.13, +0.56, +1.45, +0.69 ... at depths 1-4), Cruise
 /// Pawns with its doubled launches 60-80 cp. Half a pawn lies between.
@@ -168,10 +168,10 @@ fn flip_symmetry_chess() {
 
 /// Cowardly Crew with its network: a capture converts its neighbours, and
 /// its decided positions part most. Flipped random-walk positions agree
-/// exactly at depth 3; at depths 4-9 they differ by up to 196 cp, mostly in
-/// decided positions (+11.73 against +10.44 at depth 4; +6.09 against +8.05
-/// at depth 6). The start position: +0.15..+0.38, the colours at most 12 cp
-/// apart, at most 22 cp from one depth to the next.
+/// within 20 cp at depth 3 (exactly in all but one); at depths 4-9 they differ
+/// by up to 371 cp, mostly in decided positions (+13.99 against +10.28 at
+/// depth 7). The start position: +0.02..+0.46, the colours at most 15 cp
+/// apart, at most 38 cp from one depth to the next.
 #[test]
 fn flip_symmetry_cowardly_crew() {
     check_start::<CowardlyCrew>();
