@@ -49,10 +49,11 @@ const FLIP_CP: i32 = 25;
 
 /// How far the start position's score may move from one depth to the next.
 /// Today's searches move by up to 41 cp (Subversion, depths 4 to 5; Cowardly
-/// Crew 38, Pacifist 36, the others 27 or less, depths 1-8). The swings this project has met
-/// moved by more at every step: Pacifist's network with its position term
-/// doubled 57-137 cp (+1.13, +0.56, +1.45, +0.69 ... at depths 1-4), Cruise
-/// Pawns with its doubled launches 60-80 cp. Half a pawn lies between.
+/// Crew 38, Pacifist 36, the others 27 or less, depths 1-8). The swings this
+/// project has met moved by more at every step: Pacifist's network with its
+/// position term doubled 57-137 cp (+1.13, +0.56, +1.45, +0.69 ... at depths
+/// 1-4), Cruise Pawns with its doubled launches 60-80 cp. Half a pawn lies
+/// between.
 const SWING_CP: i32 = 50;
 
 /// The depths at which the start position is searched.
