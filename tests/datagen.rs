@@ -107,6 +107,29 @@ fn three_shards_hold_the_unsharded_run() {
     assert_eq!(whole, union);
 }
 
+/// `--balance-nodes` is the opening check's search: the default is the
+/// matches' 20,000 nodes, and 200 nodes let another opening through for game 1
+/// of seed 7 (as `the_balance_check_s_nodes_choose_the_series` in
+/// tests/tournament.rs finds), so that run's positions differ.
+#[test]
+fn balance_nodes_choose_the_openings() {
+    let (default, _) = datagen("chess", "bal-default", "1", "2", &[]);
+    let (explicit, _) = datagen(
+        "chess",
+        "bal-20000",
+        "1",
+        "2",
+        &["--balance-nodes", "20000"],
+    );
+    assert_eq!(default, explicit);
+    let (cheap, err) = datagen("chess", "bal-200", "1", "2", &["--balance-nodes", "200"]);
+    assert!(err.contains("2 games"), "{err}");
+    assert_ne!(default, cheap);
+    // Game 0's opening is the same either way: its positions are where they were.
+    let first = |text: &str| text.lines().next().map(str::to_string);
+    assert_eq!(first(&default), first(&cheap));
+}
+
 #[test]
 fn positions_are_quiet_legal_and_labelled() {
     let lines = generate("one", "1");
@@ -205,6 +228,9 @@ fn bad_arguments_are_refused() {
     let (ok, _, err) = run_turncoat(&["datagen", "--out", "/dev/null", "--nodes", "0"]);
     assert!(!ok);
     assert!(err.contains("--nodes"), "{err}");
+    let (ok, _, err) = run_turncoat(&["datagen", "--out", "/dev/null", "--balance-nodes", "0"]);
+    assert!(!ok);
+    assert!(err.contains("--balance-nodes"), "{err}");
     let (ok, _, err) = run_turncoat(&["datagen", "--out", "/nonexistent-dir/x.txt"]);
     assert!(!ok);
     assert!(err.contains("cannot open"), "{err}");

@@ -298,12 +298,12 @@ fn parse_epd_line<V: Variant>(line: &str) -> Result<Position<V>, EpdError> {
 /// walks often hang material, and a decided opening measures nothing.
 pub const BALANCE_CP: i32 = 150;
 /// Nodes of the balance check (single thread, fresh tables: deterministic).
-const BALANCE_NODES: u64 = 20_000;
+pub const BALANCE_NODES: u64 = 20_000;
 
 /// Is `pos` roughly level by a short search of our own engine?
-fn balanced<V: Policy>(pos: &Position<V>, history: &[u64]) -> bool {
+fn balanced<V: Policy>(pos: &Position<V>, history: &[u64], nodes: u64) -> bool {
     let limits = crate::search::Limits {
-        nodes: Some(BALANCE_NODES),
+        nodes: Some(nodes),
         ..Default::default()
     };
     let result = crate::search::search_fresh(pos, history, &limits, 1);
@@ -318,6 +318,20 @@ pub fn random_opening<V: Policy>(
     seed: u64,
     index: u64,
     plies: u32,
+) -> Result<String, OpeningsError> {
+    random_opening_checked::<V>(seed, index, plies, BALANCE_NODES)
+}
+
+/// [`random_opening`] with the balance check searching `balance_nodes` instead
+/// of [`BALANCE_NODES`]. Training data wants it cheaper: in a variant whose
+/// games are short (Attending Pawns keeps about 15 positions a game) the check
+/// at 20,000 nodes costs more than the game's own 1000-node searches. The same
+/// arguments give the same opening; another node count may give another.
+pub fn random_opening_checked<V: Policy>(
+    seed: u64,
+    index: u64,
+    plies: u32,
+    balance_nodes: u64,
 ) -> Result<String, OpeningsError> {
     let mut rng = Rng::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
     // Mix once more so that consecutive indices do not give correlated streams.
@@ -337,7 +351,7 @@ pub fn random_opening<V: Policy>(
                 continue 'attempt;
             }
         }
-        if !balanced(&game.pos, &game.keys[..game.keys.len() - 1]) {
+        if !balanced(&game.pos, &game.keys[..game.keys.len() - 1], balance_nodes) {
             continue 'attempt;
         }
         return Ok(fen::format(&game.pos));

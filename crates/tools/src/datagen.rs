@@ -35,7 +35,7 @@ use shakmaty::Color;
 use crate::data::Format;
 use crate::evaluation::Evaluation;
 use crate::packed::{self, GameResult};
-use turncoat_engine::openings::random_opening;
+use turncoat_engine::openings::{random_opening_checked, BALANCE_NODES};
 use turncoat_engine::policy::Policy;
 use turncoat_engine::search::tt::TranspositionTable;
 use turncoat_engine::search::{self, HistoryStore, Limits, Options, Shared, MATE_BOUND};
@@ -68,6 +68,11 @@ pub struct DatagenArgs {
     /// Random legal plies before the engine plays (kept only if roughly level).
     #[arg(long, default_value_t = 8)]
     pub random_plies: u32,
+    /// Nodes of the search that keeps a random opening only if it is roughly
+    /// level (matches' openings use the default). Fewer make data faster where
+    /// games are short, and let a few more lopsided openings through.
+    #[arg(long, default_value_t = BALANCE_NODES)]
+    pub balance_nodes: u64,
     /// Games played at once.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -118,8 +123,8 @@ struct Played<V: Variant> {
 }
 
 pub fn run(args: &DatagenArgs) -> Result<(), String> {
-    if args.nodes == 0 || args.threads == 0 {
-        return Err("--nodes and --threads must be positive".into());
+    if args.nodes == 0 || args.threads == 0 || args.balance_nodes == 0 {
+        return Err("--nodes, --balance-nodes and --threads must be positive".into());
     }
     let options = args.evaluation.options()?;
     let file = match args.format {
@@ -238,7 +243,8 @@ fn play_game<V: Policy>(
     options: &Options,
     index: u64,
 ) -> Result<Played<V>, String> {
-    let opening = random_opening::<V>(args.seed, index, args.random_plies)?;
+    let opening =
+        random_opening_checked::<V>(args.seed, index, args.random_plies, args.balance_nodes)?;
     let start: Position<V> = fen::parse(&opening)?;
     let mut game = Game::new(start);
     let tt = Arc::new(TranspositionTable::try_new(args.hash)?);
@@ -385,6 +391,7 @@ mod tests {
             nodes: 200,
             random_plies: 8,
             threads: 1,
+            balance_nodes: BALANCE_NODES,
             seed: 11,
             hash: 1,
             evaluation: Evaluation::default(),

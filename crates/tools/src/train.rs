@@ -984,6 +984,7 @@ mod tests {
                 nodes: 300,
                 random_plies: 8,
                 threads: 1,
+                balance_nodes: turncoat_engine::openings::BALANCE_NODES,
                 seed: 5,
                 hash: 1,
                 evaluation: crate::evaluation::Evaluation::default(),
@@ -1069,6 +1070,7 @@ mod tests {
             nodes: 300,
             random_plies: 8,
             threads: 1,
+            balance_nodes: turncoat_engine::openings::BALANCE_NODES,
             seed: 5,
             hash: 1,
             evaluation: crate::evaluation::Evaluation {
