@@ -249,7 +249,7 @@ fn bench_signatures_are_the_documented_ones() {
         (VariantKind::Pacifist, 42_857),
         (VariantKind::AttendingPawns, 224_431),
         (VariantKind::Subversion, 19_983),
-        (VariantKind::CruisePawns, 51_381),
+        (VariantKind::CruisePawns, 47_552),
         (VariantKind::Andernach, 49_572),
         (VariantKind::AntiAndernach, 16_559),
         (VariantKind::SuperAndernach, 18_437),

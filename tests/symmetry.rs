@@ -217,9 +217,12 @@ fn flip_symmetry_subversion() {
     check_flips::<Subversion>(&[3, 4]);
 }
 
-/// Cruise Pawns: flipped random-walk positions agree within 5 cp at depths 3
-/// and 4 (up to 27 cp at depths 5 and 8). The start position: +0.19..+0.47,
-/// the colours at most 8 cp apart, at most 28 cp from one depth to the next.
+/// Cruise Pawns, with its second network: flipped random-walk positions agree
+/// exactly at depths 3 and 4 (up to 15 cp at depth 5; at depths 6-9 up to
+/// 137 cp, in positions that score +2 to +6 pawns, where the two searches
+/// order their moves differently). The start position: +0.10..+0.31 at
+/// depths 1-8, the same for either colour, at most 20 cp from one depth to
+/// the next.
 #[test]
 fn flip_symmetry_cruise_pawns() {
     check_start::<CruisePawns>();
