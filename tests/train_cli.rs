@@ -274,3 +274,54 @@ fn datagen_convert_refuses_what_it_cannot_pack() {
     assert_eq!(std::fs::read_to_string(&packed).unwrap(), "keep");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Positions the trainer cannot hold (an Attending Pawns board of more than
+/// 32 pieces, which its promotions make: each creates the new piece's
+/// attendant pawn) are
+/// left out and counted apart from malformed lines: the first are sound data,
+/// the second damaged.
+#[test]
+fn positions_beyond_a_sample_are_counted_apart_from_malformed_lines() {
+    let dir = scratch("beyond");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 \
+                 a1a2,b1b2,c1c2,d1d2,e1e2,f1f2,g1g2,h1h2,a8a7,b8b7,c8c7,d8d7,e8e7,f8f7,g8g7,h8h7";
+    // 33 pieces, from Attending Pawns self-play.
+    let crowded = "1Q1rkb1r/2Pppp1p/2B4n/q3n3/1p3pbp/1P2P1p1/P1PP3P/RNBQKPNR b KQk - 0 9 \
+                   a1a2,b1b3,c1c2,d1d2,e1e3,g1f1,h1h2,g4g3,a5b4,e5f4,h6h4,b8c7,d8d7,e8e7,f8f7,h8h7";
+    let mut body = String::new();
+    for i in 0..150 {
+        body.push_str(&format!("{start};{};0.5\n", i - 75));
+    }
+    body.push_str(&format!("{crowded};-150;0\n"));
+    body.push_str("not a position;10;1\n");
+    let file = dir.join("data.txt");
+    std::fs::write(&file, body).unwrap();
+    let (ok, err) = turncoat(&[
+        "train",
+        "--variant",
+        "attendingpawns",
+        file.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--batch",
+        "8",
+        "--threads",
+        "1",
+        "--hidden",
+        "32",
+        "--out",
+        dir.join("ap.net").to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("skipped 1 malformed lines\n"), "{err}");
+    assert!(
+        err.contains("left out 1 positions the trainer cannot hold\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains(":151: more than 32 pieces: 1Q1rkb1r/"),
+        "{err}"
+    );
+    assert!(err.contains("147 training, 3 validation"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

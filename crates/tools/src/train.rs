@@ -546,38 +546,47 @@ impl Adam {
     }
 }
 
-/// The positions of `paths` (`--variant`'s, text or packed), malformed positions
-/// skipped. The files are read a line or record at a time; what stays in memory
-/// is the samples, [`SAMPLE_BYTES`] each.
+/// The positions of `paths` (`--variant`'s, text or packed), malformed lines
+/// skipped, and positions a [`Sample`] cannot hold left out (Attending Pawns'
+/// promotions add pieces, so its boards can pass 32). The two are counted
+/// apart: the first says the data are damaged, the second does not. The files
+/// are read a line or record at a time; what stays in memory is the samples,
+/// [`SAMPLE_BYTES`] each.
 fn load(paths: &[PathBuf], args: &TrainArgs) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
-    let mut bad = 0usize;
+    let (mut malformed, mut left_out) = (0usize, 0usize);
     for path in paths {
         with_variant!(args.variant, V => data::read::<V>(path, |item| {
-            let skipped = match item {
+            let (count, why) = match item {
                 Ok(labelled) => match sample_of(&labelled, args) {
                     Ok(sample) => {
                         samples.push(sample);
                         return Ok(());
                     }
-                    Err(e) => format!(
-                        "{}:{}: {e}: {}",
-                        path.display(),
-                        labelled.place,
-                        fen::format(&labelled.pos)
+                    Err(e) => (
+                        &mut left_out,
+                        format!(
+                            "{}:{}: {e}: {}",
+                            path.display(),
+                            labelled.place,
+                            fen::format(&labelled.pos)
+                        ),
                     ),
                 },
-                Err(message) => message,
+                Err(message) => (&mut malformed, message),
             };
-            bad += 1;
-            if bad <= 5 {
-                log::warn!("{skipped}");
+            *count += 1;
+            if *count <= 5 {
+                log::warn!("{why}");
             }
             Ok(())
         }))?;
     }
-    if bad > 0 {
-        eprintln!("skipped {bad} malformed lines");
+    if malformed > 0 {
+        eprintln!("skipped {malformed} malformed lines");
+    }
+    if left_out > 0 {
+        eprintln!("left out {left_out} positions the trainer cannot hold");
     }
     Ok(samples)
 }
