@@ -296,6 +296,37 @@ fn engine_options_are_checked_against_the_uci_reply_before_the_first_game() {
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
+/// An option the engine declares but refuses when set (its `info string
+/// error` before `readyok`: here a network file that is not there) stops the
+/// match before the first game: the engine would otherwise play on with its
+/// embedded network, and every game would measure an engine the
+/// configuration did not ask for.
+#[test]
+fn an_option_the_engine_refuses_stops_the_match_before_the_first_game() {
+    let dir = scratch("refused");
+    let missing = dir.join("no-such.net");
+    let body = format!(
+        "[[engine]]\nname = \"a\"\ncmd = \"@self\"\n\n\
+         [[engine]]\nname = \"b\"\ncmd = \"@self\"\noptions = {{ EvalFile = \"{}\" }}\n\n\
+         [match]\ngames = 2\nnodes = 100\n",
+        missing.display()
+    );
+    let cfg = dir.join("engines.toml");
+    std::fs::write(&cfg, body).unwrap();
+    let out = run(&["match", "--config", cfg.to_str().unwrap(), "--no-pgn"]);
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "error: engine 'b' refused its options: info string error: EvalFile '{}': \
+             No such file or directory",
+            missing.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("Started game"), "{err}");
+}
+
 // ---------------------------------------------------------------- progress and signals
 
 #[test]

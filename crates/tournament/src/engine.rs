@@ -343,8 +343,19 @@ impl EngineProcess {
             self.send(&format!("setoption name {key} value {value}"))
                 .map_err(|e| format!("engine '{}': {e}", self.name))?;
         }
-        self.ready(timeout)
-            .map_err(|e| format!("engine '{}': {e}", self.name))
+        let errors = self
+            .await_ready(timeout)
+            .map_err(|e| format!("engine '{}': {e}", self.name))?;
+        match errors.first() {
+            // A refused option (a network file that does not load, say) leaves
+            // the engine playing as something the configuration did not ask
+            // for: every game would be measured against the wrong engine.
+            Some(line) => Err(format!(
+                "engine '{}' refused its options: {line}",
+                self.name
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Every configured option must be declared by the engine (names compare
@@ -386,12 +397,27 @@ impl EngineProcess {
 
     /// `isready` / `readyok`, skipping anything else.
     pub fn ready(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.await_ready(timeout).map(|_| ())
+    }
+
+    /// `isready` / `readyok`, keeping the `info string error...` lines
+    /// (any case: Stockfish writes `ERROR`) the engine sent before `readyok`.
+    fn await_ready(&mut self, timeout: Duration) -> Result<Vec<String>, EngineError> {
         self.send("isready")?;
         let deadline = Instant::now() + timeout;
+        let mut errors = Vec::new();
         loop {
             match self.recv(deadline) {
-                Recv::Line(line) if line == "readyok" => return Ok(()),
-                Recv::Line(_) => {}
+                Recv::Line(line) if line == "readyok" => return Ok(errors),
+                Recv::Line(line) => {
+                    let said = line.trim_start();
+                    if said
+                        .get(..17)
+                        .is_some_and(|head| head.eq_ignore_ascii_case("info string error"))
+                    {
+                        errors.push(said.to_string());
+                    }
+                }
                 Recv::Timeout => {
                     self.hung = true;
                     return Err(EngineError::Timeout(format!(
