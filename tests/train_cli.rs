@@ -277,9 +277,8 @@ fn datagen_convert_refuses_what_it_cannot_pack() {
 
 /// Positions the trainer cannot hold (an Attending Pawns board of more than
 /// 32 pieces, which its promotions make: each creates the new piece's
-/// attendant pawn) are
-/// left out and counted apart from malformed lines: the first are sound data,
-/// the second damaged.
+/// attendant pawn) are left out and counted apart from malformed lines: the
+/// first are sound data, the second damaged.
 #[test]
 fn positions_beyond_a_sample_are_counted_apart_from_malformed_lines() {
     let dir = scratch("beyond");

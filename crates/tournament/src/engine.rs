@@ -410,10 +410,11 @@ impl EngineProcess {
             match self.recv(deadline) {
                 Recv::Line(line) if line == "readyok" => return Ok(errors),
                 Recv::Line(line) => {
+                    const ERROR: &str = "info string error";
                     let said = line.trim_start();
                     if said
-                        .get(..17)
-                        .is_some_and(|head| head.eq_ignore_ascii_case("info string error"))
+                        .get(..ERROR.len())
+                        .is_some_and(|head| head.eq_ignore_ascii_case(ERROR))
                     {
                         errors.push(said.to_string());
                     }
