@@ -893,3 +893,27 @@ fn forcing_moves_are_the_noisy_legal_moves_in_order() {
         "{positions} {noisy_seen}"
     );
 }
+
+/// The network's boards: the pieces as they stand, and each colour's
+/// attendants (pawns attached to a celebrity) on boards 12 and 13; an
+/// unattached pawn is a pawn only.
+#[test]
+fn network_reads_the_attendants() {
+    use turncoat::engine::nnue;
+    let p = pos("4k3/3pp3/8/8/8/2P5/1P2P3/1N2K3 w - - 0 1 b1c3,e1e2,e8e7");
+    let boards = V::network_boards(&p);
+    assert_eq!(
+        boards[..nnue::ATTENDANTS],
+        nnue::piece_boards(&p)[..nnue::ATTENDANTS]
+    );
+    let squares = |i: usize| {
+        boards[i]
+            .into_iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(squares(0), ["b2", "e2", "c3"]);
+    assert_eq!(squares(nnue::ATTENDANTS), ["e2", "c3"]);
+    assert_eq!(squares(nnue::ATTENDANTS + 1), ["e7"]);
+    assert_eq!(nnue::piece_count(&boards), 8);
+}

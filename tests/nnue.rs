@@ -97,10 +97,15 @@ fn network_knows_material() {
 
 /// A plain network file of width `hidden` from its parts (`w1` by feature).
 fn network_file(w1: &[i16], b1: &[i16], w2: &[i16], b2: &[i32; BUCKETS]) -> Vec<u8> {
+    layout_file(Layout::Plain, w1, b1, w2, b2)
+}
+
+/// A network file of `layout` from its parts.
+fn layout_file(layout: Layout, w1: &[i16], b1: &[i16], w2: &[i16], b2: &[i32; BUCKETS]) -> Vec<u8> {
     let hidden = b1.len();
-    assert_eq!(w1.len(), nnue::INPUTS * hidden);
+    assert_eq!(w1.len(), layout.inputs() * hidden);
     assert_eq!(w2.len(), BUCKETS * 2 * hidden);
-    let mut bytes = Layout::Plain.magic().to_vec();
+    let mut bytes = layout.magic().to_vec();
     bytes.extend_from_slice(&(hidden as u32).to_le_bytes());
     for &w in w1.iter().chain(b1) {
         bytes.extend_from_slice(&w.to_le_bytes());
@@ -111,7 +116,7 @@ fn network_file(w1: &[i16], b1: &[i16], w2: &[i16], b2: &[i32; BUCKETS]) -> Vec<
         }
         bytes.extend_from_slice(&b.to_le_bytes());
     }
-    assert_eq!(bytes.len(), nnue::file_len(Layout::Plain, hidden));
+    assert_eq!(bytes.len(), nnue::file_len(layout, hidden));
     bytes
 }
 
@@ -125,8 +130,23 @@ fn reference_eval(net: &Network, boards: &PieceBoards, turn: Color) -> i32 {
         let key = net.layout().view_key(view, king);
         let mut sums: Vec<i64> = b1.iter().map(|&b| i64::from(b)).collect();
         for (i, &squares) in boards.iter().enumerate() {
+            if i >= net.layout().kinds() {
+                break;
+            }
             for sq in squares {
-                let f = nnue::keyed_feature(view, nnue::piece_of(i), sq, key);
+                // An attendant: 768, then theirs * 64, then the square from
+                // the view's side.
+                let f = if i < nnue::ATTENDANTS {
+                    nnue::keyed_feature(view, nnue::piece_of(i), sq, key)
+                } else {
+                    let theirs = (i == nnue::ATTENDANTS) != (view == Color::White);
+                    let relative = if view == Color::White {
+                        sq as usize
+                    } else {
+                        sq as usize ^ 56
+                    };
+                    768 + 64 * theirs as usize + relative
+                };
                 for (s, &w) in sums.iter_mut().zip(&w1[f * h..][..h]) {
                     *s += i64::from(w);
                 }
@@ -150,7 +170,7 @@ fn reference_eval(net: &Network, boards: &PieceBoards, turn: Color) -> i32 {
 /// Random boards of up to 64 pieces (any piece on any square, kings any
 /// number): the loader's ranges hold for every such board.
 fn random_boards(next: &mut impl FnMut() -> u64, fill: u64) -> PieceBoards {
-    let mut boards = [Bitboard::EMPTY; 12];
+    let mut boards = [Bitboard::EMPTY; nnue::KINDS];
     for sq in shakmaty::Square::ALL {
         if next() % 64 < fill {
             let i = (next() % 12) as usize;
@@ -286,7 +306,7 @@ fn weights_beyond_the_evaluations_integers_are_refused() {
 fn networks_at_the_edges_evaluate_exactly() {
     const H: usize = 64;
     let full_of = |piece: usize| {
-        let mut boards = [Bitboard::EMPTY; 12];
+        let mut boards = [Bitboard::EMPTY; nnue::KINDS];
         boards[piece] = Bitboard::FULL;
         boards
     };
@@ -477,4 +497,126 @@ fn the_build_uses_the_kernel_it_is_told() {
         );
     };
     assert_eq!(nnue::DOT_KERNEL, expected, "TURNCOAT_DOT_KERNEL");
+}
+
+/// A network of `layout` with small random weights: first-layer sums stay
+/// mostly inside 0..QA (biases 60..=190, pieces -4..=4 each), so that every
+/// feature moves the output rather than being clipped away.
+fn random_network(layout: Layout, hidden: usize, seed: u64) -> &'static Network {
+    let mut next = common::xorshift(seed);
+    let mut uniform = |n: usize, low: i16, high: i16| -> Vec<i16> {
+        (0..n)
+            .map(|_| low + (next() % (high - low + 1) as u64) as i16)
+            .collect()
+    };
+    let mut w1 = uniform(nnue::INPUTS * layout.sets() * hidden, -4, 4);
+    // An attendant's columns larger (12..=20): a link is seen through the
+    // centipawns' rounding.
+    w1.extend(uniform(
+        (layout.inputs() - w1.len() / hidden) * hidden,
+        12,
+        20,
+    ));
+    let (b1, w2) = (
+        uniform(hidden, 60, 190),
+        uniform(BUCKETS * 2 * hidden, -30, 30),
+    );
+    let b2: [i32; BUCKETS] = std::array::from_fn(|i| 1000 * i as i32 - 3500);
+    let bytes = layout_file(layout, &w1, &b1, &w2, &b2);
+    nnue::keep(&bytes).expect("small weights are in range")
+}
+
+/// An attendant is a pawn as well: the loader adds its two columns on its
+/// square. White pawns weigh 300 on neuron 3 and White's attendants 211,
+/// 511 a square, 32704 over 64: with a bias of 63 the sum reaches i16::MAX,
+/// with 64 it passes it, though neither column alone comes near.
+#[test]
+fn an_attendant_weighs_with_its_pawn_in_the_range_check() {
+    const H: usize = 32;
+    let layout = Layout::Attendants;
+    assert_eq!((layout.inputs(), &layout.magic()[..]), (896, &b"TCN4"[..]));
+    let mut w1 = vec![0i16; layout.inputs() * H];
+    for sq in 0..64 {
+        w1[sq * H + 3] = 300;
+        w1[(768 + sq) * H + 3] = 211;
+    }
+    let w2 = vec![0i16; BUCKETS * 2 * H];
+    let mut b1 = vec![0i16; H];
+    b1[3] = 63;
+    let load = |b1: &[i16]| Network::from_bytes(&layout_file(layout, &w1, b1, &w2, &[0; BUCKETS]));
+    let net = load(&b1).expect("i16::MAX is reached, not passed");
+    assert_eq!(net.layout(), Layout::Attendants);
+    b1[3] = 64;
+    assert_eq!(
+        load(&b1).map(|_| ()),
+        Err(NetworkError::AccumulatorRange {
+            set: 0,
+            neuron: 3,
+            low: 64,
+            high: 32768
+        })
+    );
+    // The same piece columns in a plain network: 300 a square fits.
+    let plain = network_file(&w1[..768 * H], &b1, &w2, &[0; BUCKETS]);
+    assert!(Network::from_bytes(&plain).is_ok());
+}
+
+/// A network with attendants' features, on positions of random Attending
+/// Pawns games: the search's incremental stack equals the scalar reference,
+/// the colour-flipped position (links flipped with it) scores the same, and
+/// the links are read: the same board without them scores otherwise, while a
+/// plain network does not look at them.
+#[test]
+fn attendants_are_read_updated_and_mirrored() {
+    use turncoat::rules::variants::attending_pawns::AttendingPawns as Ap;
+    let net = random_network(Layout::Attendants, 64, 0x0a77_e0da_0000_0001);
+    let plain = random_network(Layout::Plain, 64, 0x0a77_e0da_0000_0002);
+    let mut stack = AccumulatorStack::new(net, 64);
+    let mut next = common::xorshift(0x0a77_e0da_0000_0003);
+    let (mut checked, mut linked) = (0, 0);
+    for _game in 0..12 {
+        let mut pos: Position<Ap> = fen::parse(Ap::START_FEN).unwrap();
+        let mut moves = MoveList::new();
+        for ply in 0..50 {
+            let boards = Ap::network_boards(&pos);
+            let turn = pos.turn();
+            let exact = reference_eval(net, &boards, turn);
+            assert_eq!(
+                stack.evaluate(&boards, turn, ply),
+                exact,
+                "{}",
+                fen::format(&pos)
+            );
+            assert_eq!(net.evaluate_board(&boards, turn), exact);
+            let text = fen::format(&pos);
+            let flipped: Position<Ap> = fen::parse(&common::flip_fen(&text)).unwrap();
+            assert_eq!(
+                net.evaluate_board(&Ap::network_boards(&flipped), flipped.turn()),
+                exact,
+                "{text}"
+            );
+            let mut unlinked = boards;
+            unlinked[nnue::ATTENDANTS] = Bitboard::EMPTY;
+            unlinked[nnue::ATTENDANTS + 1] = Bitboard::EMPTY;
+            if unlinked != boards {
+                linked += 1;
+                assert_ne!(net.evaluate_board(&unlinked, turn), exact, "{text}");
+                assert_eq!(
+                    plain.evaluate_board(&unlinked, turn),
+                    plain.evaluate_board(&boards, turn)
+                );
+            }
+            checked += 1;
+            moves.clear();
+            Ap::legal_moves(&pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            Ap::play(&mut pos, moves[(next() % moves.len() as u64) as usize]);
+        }
+    }
+    assert!(
+        checked > 400 && linked > 400,
+        "{checked} positions, {linked} linked"
+    );
 }

@@ -34,6 +34,12 @@ use shakmaty::{Bitboard, Color, Piece, Role, Square};
 use turncoat_rules::position::Board;
 
 pub const INPUTS: usize = 768;
+/// Boards a network may read ([`PieceBoards`]): the twelve pieces, then each
+/// colour's attendants ([`Layout::Attendants`]).
+pub const KINDS: usize = 14;
+/// The board of White's attendants in [`PieceBoards`] (Black's follows):
+/// pawns attached to a celebrity, a subset of the pawn boards.
+pub const ATTENDANTS: usize = 12;
 /// The hidden width `turncoat train` makes unless told otherwise.
 pub const HIDDEN: usize = 256;
 /// The widest hidden layer a network file may have (the accumulators' room);
@@ -72,13 +78,39 @@ pub enum Layout {
     /// king, an uncastled one, or one out in the open; the mirror halves what
     /// the buckets must learn.
     KingBuckets,
+    /// The 768 piece features, then 128 that say which pawns attend a
+    /// celebrity (file magic `TCN4`; Attending Pawns): an attached pawn
+    /// weighs as a pawn and as an attendant, so the network can tell a pawn
+    /// a raiding piece drags along from one that stays.
+    Attendants,
 }
 
 impl Layout {
+    pub const ALL: [Layout; 3] = [Layout::Plain, Layout::KingBuckets, Layout::Attendants];
+
     pub const fn inputs(self) -> usize {
         match self {
             Layout::Plain => INPUTS,
             Layout::KingBuckets => INPUTS * KING_BUCKETS,
+            Layout::Attendants => INPUTS + 2 * 64,
+        }
+    }
+
+    /// How many of [`PieceBoards`]' boards the layout reads: the attendants'
+    /// only where it has features for them.
+    pub const fn kinds(self) -> usize {
+        match self {
+            Layout::Attendants => KINDS,
+            _ => ATTENDANTS,
+        }
+    }
+
+    /// Input sets (one per king bucket): each holds [`INPUTS`] piece
+    /// features, the attendants' after the last.
+    pub const fn sets(self) -> usize {
+        match self {
+            Layout::KingBuckets => KING_BUCKETS,
+            _ => 1,
         }
     }
 
@@ -87,6 +119,7 @@ impl Layout {
         match self {
             Layout::Plain => "plain",
             Layout::KingBuckets => "king-bucketed",
+            Layout::Attendants => "with attendants",
         }
     }
 
@@ -94,31 +127,31 @@ impl Layout {
         match self {
             Layout::Plain => b"TCN2",
             Layout::KingBuckets => b"TCN3",
+            Layout::Attendants => b"TCN4",
         }
     }
 
-    /// The magic of a residual network of this layout (`TCR2`, `TCR3`):
+    /// The magic of a residual network of this layout (`TCR2`, `TCR3`, `TCR4`):
     /// one whose output corrects the hand-set evaluation ([`Network::residual`]).
     pub const fn residual_magic(self) -> &'static [u8; 4] {
         match self {
             Layout::Plain => b"TCR2",
             Layout::KingBuckets => b"TCR3",
+            Layout::Attendants => b"TCR4",
         }
     }
 
     /// The layout a magic names, and whether the network is residual.
     fn from_magic(magic: &[u8]) -> Option<(Layout, bool)> {
-        [Layout::Plain, Layout::KingBuckets]
-            .into_iter()
-            .find_map(|l| {
-                if l.magic() == magic {
-                    Some((l, false))
-                } else if l.residual_magic() == magic {
-                    Some((l, true))
-                } else {
-                    None
-                }
-            })
+        Layout::ALL.into_iter().find_map(|l| {
+            if l.magic() == magic {
+                Some((l, false))
+            } else if l.residual_magic() == magic {
+                Some((l, true))
+            } else {
+                None
+            }
+        })
     }
 
     /// The part of `view`'s input indices fixed by where its own king stands
@@ -126,7 +159,7 @@ impl Layout {
     #[inline]
     pub fn view_key(self, view: Color, king: Option<Square>) -> ViewKey {
         match self {
-            Layout::Plain => ViewKey::default(),
+            Layout::Plain | Layout::Attendants => ViewKey::default(),
             Layout::KingBuckets => {
                 let king = king.map_or(4, |k| relative(view, k));
                 let flip = if king % 8 >= 4 { 7 } else { 0 };
@@ -319,6 +352,19 @@ pub fn keyed_feature(view: Color, piece: Piece, sq: Square, key: ViewKey) -> usi
     key.base + theirs * 384 + (piece.role as usize - 1) * 64 + (relative(view, sq) ^ key.flip)
 }
 
+/// The input index of board `kind` of [`PieceBoards`] at `sq`, seen from
+/// `view`'s side, whose king gives `key`: a piece's ([`keyed_feature`]), or
+/// for an attendant one of the 128 after the piece features.
+#[inline]
+pub fn kind_feature(view: Color, kind: usize, sq: Square, key: ViewKey) -> usize {
+    if kind < ATTENDANTS {
+        keyed_feature(view, piece_of(kind), sq, key)
+    } else {
+        let theirs = (kind_color(kind) != view) as usize;
+        INPUTS + theirs * 64 + (relative(view, sq) ^ key.flip)
+    }
+}
+
 /// A network's quantised weights, borrowed, in the file's order: the hidden
 /// width, w1 by feature (`hidden` each), b1, each bucket's w2 (`2 * hidden`), b2.
 pub type Weights<'a> = (usize, &'a [i16], &'a [i16], &'a [i16], &'a [i32; BUCKETS]);
@@ -378,14 +424,21 @@ pub enum NetworkError {
 impl std::fmt::Display for NetworkError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            NetworkError::NotANetwork { len, magic } => write!(
-                f,
-                "not a network file ({len} bytes, magic {magic:?}, {:?}, {:?}, {:?} or {:?} expected)",
-                String::from_utf8_lossy(Layout::Plain.magic()),
-                String::from_utf8_lossy(Layout::KingBuckets.magic()),
-                String::from_utf8_lossy(Layout::Plain.residual_magic()),
-                String::from_utf8_lossy(Layout::KingBuckets.residual_magic()),
-            ),
+            NetworkError::NotANetwork { len, magic } => {
+                let layouts = Layout::ALL;
+                let magics: Vec<String> = layouts
+                    .iter()
+                    .map(|l| l.magic())
+                    .chain(layouts.iter().map(|l| l.residual_magic()))
+                    .map(|m| format!("{:?}", String::from_utf8_lossy(m)))
+                    .collect();
+                let (last, rest) = magics.split_last().expect("six magics");
+                write!(
+                    f,
+                    "not a network file ({len} bytes, magic {magic:?}, {} or {last} expected)",
+                    rest.join(", ")
+                )
+            }
             NetworkError::Width(hidden) => write!(
                 f,
                 "{hidden} hidden neurons: a multiple of {WIDTH_STEP} up to {MAX_HIDDEN} expected"
@@ -497,18 +550,36 @@ impl Network {
         let h = self.hidden;
         let (mut low, mut high) = (vec![0i32; h], vec![0i32; h]);
         let (mut square_low, mut square_high) = (vec![0i32; h], vec![0i32; h]);
-        for set in 0..self.layout.inputs() / INPUTS {
+        let mut weight = vec![0i32; h];
+        for set in 0..self.layout.sets() {
             for (j, &b) in self.b1.iter().enumerate() {
                 (low[j], high[j]) = (i32::from(b), i32::from(b));
             }
             for sq in 0..64 {
                 square_low.fill(0);
                 square_high.fill(0);
-                for piece in 0..12 {
-                    let column = self.column(set * INPUTS + piece * 64 + sq);
-                    for ((lo, hi), &w) in square_low.iter_mut().zip(&mut square_high).zip(column) {
-                        *lo = (*lo).min(i32::from(w));
-                        *hi = (*hi).max(i32::from(w));
+                for kind in 0..self.layout.kinds() {
+                    // An attendant is a pawn too: both its features are on.
+                    let feature = |kind: usize| {
+                        if kind < ATTENDANTS {
+                            set * INPUTS + kind * 64 + sq
+                        } else {
+                            INPUTS + (kind - ATTENDANTS) * 64 + sq
+                        }
+                    };
+                    weight.fill(0);
+                    let pawn = (kind_color(kind) == Color::Black) as usize * 6;
+                    for f in [Some(kind), (kind >= ATTENDANTS).then_some(pawn)]
+                        .into_iter()
+                        .flatten()
+                    {
+                        for (x, &w) in weight.iter_mut().zip(self.column(feature(f))) {
+                            *x += i32::from(w);
+                        }
+                    }
+                    for ((lo, hi), &w) in square_low.iter_mut().zip(&mut square_high).zip(&weight) {
+                        *lo = (*lo).min(w);
+                        *hi = (*hi).max(w);
                     }
                 }
                 for (x, d) in low.iter_mut().zip(&square_low) {
@@ -759,15 +830,27 @@ pub struct Accumulator {
     v: [[i16; MAX_HIDDEN]; 2],
 }
 
-/// The 12 piece bitboards of a board, the form the accumulator reads and diffs:
-/// index `piece_of` order, White's pawn to king, then Black's.
-pub type PieceBoards = [Bitboard; 12];
+/// The bitboards of a board, the form the accumulator reads and diffs: the
+/// 12 pieces in `piece_of` order, White's pawn to king, then Black's; then
+/// White's and Black's attendants ([`ATTENDANTS`]), empty but in Attending
+/// Pawns, and read only by a network with features for them.
+pub type PieceBoards = [Bitboard; KINDS];
 
+/// The piece on board `index` of [`PieceBoards`] (an attendant is a pawn).
 pub fn piece_of(index: usize) -> Piece {
+    if index >= ATTENDANTS {
+        return kind_color(index).pawn();
+    }
     Piece {
         color: Color::from_white(index < 6),
         role: Role::ALL[index % 6],
     }
+}
+
+/// The colour of board `index` of [`PieceBoards`].
+#[inline]
+fn kind_color(index: usize) -> Color {
+    Color::from_white(index < 6 || index == ATTENDANTS)
 }
 
 /// The `PieceBoards` index of `color`'s king.
@@ -783,13 +866,22 @@ fn king_index(color: Color) -> usize {
 /// Pieces on the board, kings included.
 #[inline]
 pub fn piece_count(boards: &PieceBoards) -> u32 {
-    boards.iter().fold(Bitboard::EMPTY, |a, &b| a | b).count() as u32
+    boards[..ATTENDANTS]
+        .iter()
+        .fold(Bitboard::EMPTY, |a, &b| a | b)
+        .count() as u32
 }
 
 /// The network's view of a position.
 #[inline]
 pub fn piece_boards(pos: &Board) -> PieceBoards {
-    std::array::from_fn(|i| pos.by_piece(piece_of(i)))
+    std::array::from_fn(|i| {
+        if i < ATTENDANTS {
+            pos.by_piece(piece_of(i))
+        } else {
+            Bitboard::EMPTY
+        }
+    })
 }
 
 impl Accumulator {
@@ -812,9 +904,9 @@ impl Accumulator {
         let key = net.view_key(view, boards);
         let sums = &mut self.v[view as usize][..h];
         sums.copy_from_slice(&net.b1);
-        for (i, &squares) in boards.iter().enumerate() {
+        for (i, &squares) in boards[..net.layout.kinds()].iter().enumerate() {
             for sq in squares {
-                let column = net.column(keyed_feature(view, piece_of(i), sq, key));
+                let column = net.column(kind_feature(view, i, sq, key));
                 for (a, &w) in sums.iter_mut().zip(column) {
                     *a += w;
                 }
@@ -877,16 +969,15 @@ impl Accumulator {
         let (mut n_added, mut n_removed) = (0, 0);
         // The first batch reads `source`; any later one (a conversion cascade
         // larger than a batch) continues from `self`.
-        for i in 0..12 {
+        for i in 0..net.layout.kinds() {
             let (old, new) = (from[i], to[i]);
             if old == new {
                 continue;
             }
-            let piece = piece_of(i);
             let features = |sq| {
                 (
-                    keyed_feature(Color::White, piece, sq, white),
-                    keyed_feature(Color::Black, piece, sq, black),
+                    kind_feature(Color::White, i, sq, white),
+                    kind_feature(Color::Black, i, sq, black),
                 )
             };
             for sq in old & !new {
@@ -969,7 +1060,7 @@ impl AccumulatorStack {
     pub fn new(net: &'static Network, plies: usize) -> AccumulatorStack {
         let empty = Slot {
             valid: false,
-            boards: [Bitboard::EMPTY; 12],
+            boards: [Bitboard::EMPTY; KINDS],
             acc: Accumulator::zeroed(),
         };
         AccumulatorStack {

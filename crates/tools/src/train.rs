@@ -34,7 +34,7 @@ use std::time::Instant;
 
 use clap::Args;
 use rayon::prelude::*;
-use shakmaty::{Color, Piece, Role, Square};
+use shakmaty::{Color, Role, Square};
 
 use crate::data::{self, Labelled};
 use turncoat_engine::eval;
@@ -75,8 +75,13 @@ pub struct TrainArgs {
     /// per place of the own king, the board mirrored when it stands on files
     /// e-h; `--mirror` then only repeats positions). With --init, the starting
     /// network's layout.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "attendants")]
     pub king_buckets: bool,
+    /// Give the network features for the attendants (`nnue::Layout::Attendants`:
+    /// which pawns attend a celebrity; Attending Pawns only). With --init of a
+    /// plain network, its weights are kept and the attendants' start at zero.
+    #[arg(long)]
+    pub attendants: bool,
     /// Adam step size.
     #[arg(long, default_value_t = 0.001)]
     pub lr: f32,
@@ -105,19 +110,28 @@ pub struct TrainArgs {
     pub test: Vec<PathBuf>,
     /// Train a correction to the hand-set evaluation rather than a whole
     /// evaluation: the engine adds the network's output to
-    /// `eval::residual_base` (file magic TCR2 / TCR3). With --init, the
+    /// `eval::residual_base` (file magic TCR2, TCR3 or TCR4). With --init, the
     /// starting network's kind.
     #[arg(long)]
     pub residual: bool,
 }
+
+/// The most features a [`Sample`] holds: 32 pieces, and an attendant
+/// (`nnue::Layout::Attendants`) for at most every other one.
+const MAX_FEATURES: usize = 48;
 
 /// One position: its pieces, side to move, target probability from White's view.
 /// Training holds every position's sample in memory ([`SAMPLE_BYTES`] each,
 /// twice that with `--mirror`), and the data files not at all.
 #[derive(Clone, Copy)]
 struct Sample {
-    pieces: [(Piece, Square); 32],
+    /// Occupied squares of the network's boards (`nnue::PieceBoards`, by
+    /// index): the pieces first, then the attendants.
+    features: [(u8, Square); MAX_FEATURES],
+    /// Entries of `features`.
     count: u8,
+    /// Pieces on the board, the first entries of `features`.
+    pieces: u8,
     white_to_move: bool,
     target: f32,
     /// A residual network's base (`eval::residual_base`, side to move's view,
@@ -131,34 +145,43 @@ pub const SAMPLE_BYTES: usize = std::mem::size_of::<Sample>();
 
 impl Sample {
     /// The input features seen by the side to move, then by the other side
-    /// (`nnue::keyed_feature`, as the engine indexes them); `count` of each are used.
-    fn views(&self, layout: Layout) -> ([u16; 32], [u16; 32]) {
+    /// (`nnue::kind_feature`, as the engine indexes them), and how many of
+    /// each are used: the attendants' only where `layout` has features for them.
+    fn views(&self, layout: Layout) -> ([u16; MAX_FEATURES], [u16; MAX_FEATURES], usize) {
         let (us, them) = if self.white_to_move {
             (Color::White, Color::Black)
         } else {
             (Color::Black, Color::White)
         };
-        let pieces = &self.pieces[..self.count as usize];
+        let n = if layout.kinds() > nnue::ATTENDANTS {
+            self.count
+        } else {
+            self.pieces
+        } as usize;
+        let features = &self.features[..n];
         let key = |view: Color| {
-            let king = pieces
+            let king = features
                 .iter()
-                .find(|(p, _)| p.color == view && p.role == Role::King)
+                .find(|&&(kind, _)| {
+                    let piece = nnue::piece_of(kind.into());
+                    piece.color == view && piece.role == Role::King
+                })
                 .map(|&(_, sq)| sq);
             layout.view_key(view, king)
         };
         let (key_us, key_them) = (key(us), key(them));
-        let mut views = ([0u16; 32], [0u16; 32]);
-        for (i, &(piece, sq)) in pieces.iter().enumerate() {
-            views.0[i] = nnue::keyed_feature(us, piece, sq, key_us) as u16;
-            views.1[i] = nnue::keyed_feature(them, piece, sq, key_them) as u16;
+        let (mut views_us, mut views_them) = ([0u16; MAX_FEATURES], [0u16; MAX_FEATURES]);
+        for (i, &(kind, sq)) in features.iter().enumerate() {
+            views_us[i] = nnue::kind_feature(us, kind.into(), sq, key_us) as u16;
+            views_them[i] = nnue::kind_feature(them, kind.into(), sq, key_them) as u16;
         }
-        views
+        (views_us, views_them, n)
     }
 
     /// The position mirrored left-right (file a <-> h).
     fn mirrored(&self) -> Sample {
         let mut m = *self;
-        for (_, sq) in m.pieces[..m.count as usize].iter_mut() {
+        for (_, sq) in m.features[..m.count as usize].iter_mut() {
             *sq = sq.flip_horizontal();
         }
         m.base = [self.base[1], self.base[0]];
@@ -167,7 +190,7 @@ impl Sample {
 
     /// The output layer this position trains (`nnue::bucket`).
     fn bucket(&self) -> usize {
-        nnue::bucket(u32::from(self.count))
+        nnue::bucket(u32::from(self.pieces))
     }
 
     fn target_to_move(&self) -> f32 {
@@ -223,8 +246,9 @@ fn sample_of<V: Policy>(labelled: &Labelled<V>, args: &TrainArgs) -> Result<Samp
     } = labelled;
     let boards = V::network_boards(pos);
     let mut sample = Sample {
-        pieces: [(Color::White.pawn(), Square::A1); 32],
+        features: [(0, Square::A1); MAX_FEATURES],
         count: 0,
+        pieces: nnue::piece_count(&boards) as u8,
         white_to_move: pos.turn() == Color::White,
         target: args.lambda * sigmoid(args.scale * score / nnue::SCALE as f32)
             + (1.0 - args.lambda) * result,
@@ -237,12 +261,16 @@ fn sample_of<V: Policy>(labelled: &Labelled<V>, args: &TrainArgs) -> Result<Samp
             sample.base[1] = units(eval::residual_base(&mirror_image(pos)?));
         }
     }
+    if sample.pieces > 32 {
+        return Err("more than 32 pieces".into());
+    }
     for (i, &squares) in boards.iter().enumerate() {
         for sq in squares {
-            if sample.count as usize == 32 {
-                return Err("more than 32 pieces".into());
+            // At most 32 pieces and 16 attendants (each beside a celebrity).
+            if sample.count as usize == MAX_FEATURES {
+                return Err("more features than a sample holds".into());
             }
-            sample.pieces[sample.count as usize] = (nnue::piece_of(i), sq);
+            sample.features[sample.count as usize] = (i as u8, sq);
             sample.count += 1;
         }
     }
@@ -326,6 +354,16 @@ impl Params {
         p
     }
 
+    /// A plain network's weights in [`Layout::Attendants`]: the attendants'
+    /// columns zero, so it evaluates as before until training moves them.
+    fn with_attendants(mut self) -> Params {
+        debug_assert_eq!(self.layout, Layout::Plain);
+        self.layout = Layout::Attendants;
+        self.w1
+            .resize(Layout::Attendants.inputs() * self.hidden, 0.0);
+        self
+    }
+
     fn add(&mut self, other: &Params) {
         for (a, b) in self.w1.iter_mut().zip(&other.w1) {
             *a += b;
@@ -378,8 +416,7 @@ impl Params {
 
     /// One sample's squared error.
     fn error(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
-        let (us, them) = s.views(self.layout);
-        let n = s.count as usize;
+        let (us, them, n) = s.views(self.layout);
         let p = self.forward(
             [&us[..n], &them[..n]],
             s.bucket(),
@@ -392,8 +429,7 @@ impl Params {
     /// Adds the gradient of one sample's squared error to `grad`; returns the error.
     fn backprop(&self, s: &Sample, grad: &mut Params, scratch: &mut Scratch) -> f32 {
         let h = self.hidden;
-        let (us, them) = s.views(self.layout);
-        let n = s.count as usize;
+        let (us, them, n) = s.views(self.layout);
         let bucket = s.bucket();
         let Scratch { acc, d } = scratch;
         let p = self.forward([&us[..n], &them[..n]], bucket, s.base[0], acc);
@@ -635,6 +671,12 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
     if args.out.is_dir() {
         return Err(format!("--out '{}' is a directory", args.out.display()));
     }
+    if args.attendants && args.variant != VariantKind::AttendingPawns {
+        return Err(format!(
+            "--attendants: only Attending Pawns has attendants, not {}",
+            args.variant
+        ));
+    }
     let initial = match &args.init {
         Some(path) => {
             let p = Params::read(path)?;
@@ -652,7 +694,16 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
             if args.residual && !p.residual {
                 return Err("--residual but the --init network is not residual".to_string());
             }
-            p
+            if args.attendants && p.layout == Layout::Plain {
+                p.with_attendants()
+            } else if args.attendants && p.layout != Layout::Attendants {
+                return Err(format!(
+                    "--attendants but the --init network is {}",
+                    p.layout.name()
+                ));
+            } else {
+                p
+            }
         }
         None => {
             let hidden = args.hidden.unwrap_or(nnue::HIDDEN);
@@ -665,6 +716,8 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
             }
             let layout = if args.king_buckets {
                 Layout::KingBuckets
+            } else if args.attendants {
+                Layout::Attendants
             } else {
                 Layout::Plain
             };
@@ -811,6 +864,7 @@ mod tests {
             test: vec![],
             hidden: None,
             king_buckets: false,
+            attendants: false,
             residual: false,
         }
     }
@@ -867,8 +921,7 @@ mod tests {
             "8/6k1/8/8/8/8/1K5R/8 b - - 0 1",
         ] {
             let s = parse_line(&format!("{fen};0;0.5"), &args()).unwrap();
-            let (us, them) = s.views(layout);
-            let n = s.count as usize;
+            let (us, them, n) = s.views(layout);
             let out = p.forward_logit([&us[..n], &them[..n]], s.bucket(), &mut p.scratch().acc);
             let float_cp = out * nnue::SCALE as f32;
             let pos: turncoat_rules::position::Position<turncoat_rules::variants::chess::Chess> =
@@ -953,7 +1006,7 @@ mod tests {
         let err = refused(&wrong);
         assert!(
             err.ends_with(&format!(
-                "not a network file ({} bytes, magic \"TCN1\", \"TCN2\", \"TCN3\", \"TCR2\" or \"TCR3\" expected)",
+                "not a network file ({} bytes, magic \"TCN1\", \"TCN2\", \"TCN3\", \"TCN4\", \"TCR2\", \"TCR3\" or \"TCR4\" expected)",
                 nnue::file_len(Layout::Plain, 128)
             )),
             "{err}"
@@ -1001,63 +1054,73 @@ mod tests {
                 format: crate::data::Format::Text,
             })
             .unwrap();
-            let mut a = args();
-            a.variant = variant;
-            a.data = vec![data.clone()];
-            a.out = net_path.clone();
-            a.epochs = 3;
-            a.batch = 64;
-            a.lr = 0.01;
-            a.scale = 1.0;
-            let p = fit(&a).unwrap_or_else(|e| panic!("{variant}: {e}"));
-            p.write(&net_path).unwrap();
-            let bytes = fs::read(&net_path).unwrap();
-            let _ = fs::remove_file(&net_path);
-            let net = nnue::Network::from_bytes(&bytes).expect("a network file");
             let text = fs::read_to_string(&data).unwrap();
-            let _ = fs::remove_file(&data);
-            // The weights as the file holds them.
-            let mut q = p.clone();
-            let snap = |v: &mut Vec<f32>, scale: i32| {
-                v.iter_mut()
-                    .for_each(|w| *w = (*w * scale as f32).round() / scale as f32)
-            };
-            snap(&mut q.w1, nnue::QA);
-            snap(&mut q.b1, nnue::QA);
-            snap(&mut q.w2, nnue::QB);
-            snap(&mut q.b2, nnue::QA * nnue::QB);
-            let centipawns = |params: &Params, s: &Sample| {
-                let (us, them) = s.views(params.layout);
-                let n = s.count as usize;
-                let out = params.forward_logit(
-                    [&us[..n], &them[..n]],
-                    s.bucket(),
-                    &mut params.scratch().acc,
+            // Attending Pawns both plain and with its attendants' features.
+            for attendants in [false, true] {
+                if attendants && variant != VariantKind::AttendingPawns {
+                    continue;
+                }
+                let kind = if attendants { "attendants" } else { "plain" };
+                let mut a = args();
+                a.variant = variant;
+                a.attendants = attendants;
+                a.data = vec![data.clone()];
+                a.out = net_path.clone();
+                a.epochs = 3;
+                a.batch = 64;
+                a.lr = 0.01;
+                a.scale = 1.0;
+                let p = fit(&a).unwrap_or_else(|e| panic!("{variant} ({kind}): {e}"));
+                p.write(&net_path).unwrap();
+                let bytes = fs::read(&net_path).unwrap();
+                let _ = fs::remove_file(&net_path);
+                let net = nnue::Network::from_bytes(&bytes).expect("a network file");
+                // The weights as the file holds them.
+                let mut q = p.clone();
+                let snap = |v: &mut Vec<f32>, scale: i32| {
+                    v.iter_mut()
+                        .for_each(|w| *w = (*w * scale as f32).round() / scale as f32)
+                };
+                snap(&mut q.w1, nnue::QA);
+                snap(&mut q.b1, nnue::QA);
+                snap(&mut q.w2, nnue::QB);
+                snap(&mut q.b2, nnue::QA * nnue::QB);
+                let centipawns = |params: &Params, s: &Sample| {
+                    let (us, them, n) = s.views(params.layout);
+                    let out = params.forward_logit(
+                        [&us[..n], &them[..n]],
+                        s.bucket(),
+                        &mut params.scratch().acc,
+                    );
+                    out * nnue::SCALE as f32
+                };
+                let (mut exact, mut rounded, mut checked) = (0f32, 0f32, 0);
+                for line in text.lines().take(200) {
+                    let s = parse_line(line, &a).unwrap();
+                    let engine_cp = with_variant!(variant, V => {
+                        let pos = fen::parse::<V>(line.split(';').next().unwrap()).unwrap();
+                        net.evaluate_board(&V::network_boards(&pos), pos.turn())
+                    }) as f32;
+                    exact = exact.max((engine_cp - centipawns(&q, &s)).abs());
+                    // As a win probability: large scores magnify the rounding.
+                    let win = |cp: f32| sigmoid(cp / nnue::SCALE as f32);
+                    rounded = rounded.max((win(engine_cp) - win(centipawns(&p, &s))).abs());
+                    checked += 1;
+                }
+                assert!(
+                    checked >= 20,
+                    "{variant} ({kind}): only {checked} positions"
                 );
-                out * nnue::SCALE as f32
-            };
-            let (mut exact, mut rounded, mut checked) = (0f32, 0f32, 0);
-            for line in text.lines().take(200) {
-                let s = parse_line(line, &a).unwrap();
-                let engine_cp = with_variant!(variant, V => {
-                    let pos = fen::parse::<V>(line.split(';').next().unwrap()).unwrap();
-                    net.evaluate_board(&V::network_boards(&pos), pos.turn())
-                }) as f32;
-                exact = exact.max((engine_cp - centipawns(&q, &s)).abs());
-                // As a win probability: large scores magnify the rounding.
-                let win = |cp: f32| sigmoid(cp / nnue::SCALE as f32);
-                rounded = rounded.max((win(engine_cp) - win(centipawns(&p, &s))).abs());
-                checked += 1;
+                assert!(
+                    exact <= 2.0,
+                    "{variant} ({kind}): engine and trainer differ by {exact} cp"
+                );
+                assert!(
+                    rounded <= 0.02,
+                    "{variant} ({kind}): quantisation moves the probability by {rounded}"
+                );
             }
-            assert!(checked >= 20, "{variant}: only {checked} positions");
-            assert!(
-                exact <= 2.0,
-                "{variant}: engine and trainer differ by {exact} cp"
-            );
-            assert!(
-                rounded <= 0.02,
-                "{variant}: quantisation moves the probability by {rounded}"
-            );
+            let _ = fs::remove_file(&data);
         }
     }
 
@@ -1125,8 +1188,7 @@ mod tests {
                 "{line}"
             );
             let engine_cp = net.evaluate_board(&Andernach::network_boards(&pos), pos.turn()) + base;
-            let (us, them) = s.views(q.layout);
-            let n = s.count as usize;
+            let (us, them, n) = s.views(q.layout);
             let logit = q.forward_logit([&us[..n], &them[..n]], s.bucket(), &mut q.scratch().acc);
             let trainer_cp = (logit + s.base[0]) * nnue::SCALE as f32;
             // On the file's weights only the engine's integer divisions differ
@@ -1406,7 +1468,7 @@ mod tests {
     #[test]
     fn black_view_mirrors_white_view() {
         let s = parse_line("4k3/8/8/8/8/8/8/4K1N1 b - - 0 1;0;0.5", &args()).unwrap();
-        let (us, them) = s.views(Layout::Plain);
+        let (us, them, _) = s.views(Layout::Plain);
         let black = Color::Black;
         let knight = shakmaty::Piece {
             color: Color::White,
@@ -1417,7 +1479,7 @@ mod tests {
         assert!(them[..3].contains(&(nnue::feature(Color::White, knight, Square::G1) as u16)));
         assert_eq!(s.target_to_move(), 0.5);
         // Mirrored, the knight stands on b1.
-        let (_, them) = s.mirrored().views(Layout::Plain);
+        let (_, them, _) = s.mirrored().views(Layout::Plain);
         assert!(them[..3].contains(&(nnue::feature(Color::White, knight, Square::B1) as u16)));
     }
 
@@ -1429,10 +1491,10 @@ mod tests {
     #[test]
     fn king_buckets_mirror_by_the_own_king() {
         let s = parse_line("4k3/8/8/8/8/8/8/4K1N1 b - - 0 1;0;0.5", &args()).unwrap();
-        let (us, them) = s.views(Layout::KingBuckets);
+        let (us, them, _) = s.views(Layout::KingBuckets);
         assert!(us[..3].contains(&(768 + 384 + 64 + 57)));
         assert!(them[..3].contains(&(768 + 64 + 1)));
-        let (m_us, m_them) = s.mirrored().views(Layout::KingBuckets);
+        let (m_us, m_them, _) = s.mirrored().views(Layout::KingBuckets);
         let sorted = |v: &[u16]| {
             let mut v = v[..3].to_vec();
             v.sort_unstable();
@@ -1442,12 +1504,96 @@ mod tests {
         assert_eq!(sorted(&m_them), sorted(&them));
         // Castled short, White's king on g1 is in the first set (as on b1).
         let castled = parse_line("4k3/8/8/8/8/8/8/6K1 w - - 0 1;0;0.5", &args()).unwrap();
-        let (us, _) = castled.views(Layout::KingBuckets);
+        let (us, _, _) = castled.views(Layout::KingBuckets);
         assert!(us[..2].contains(&(5 * 64 + 1)));
         // Out on e4 (mirrored to d4): the fourth set.
         let out = parse_line("4k3/8/8/8/4K3/8/8/8 w - - 0 1;0;0.5", &args()).unwrap();
-        let (us, _) = out.views(Layout::KingBuckets);
+        let (us, _, _) = out.views(Layout::KingBuckets);
         assert!(us[..2].contains(&(3 * 768 + 5 * 64 + 27)));
+    }
+
+    /// Attendants (Attending Pawns): a pawn attached to a celebrity is a
+    /// pawn and an attendant, 768 + theirs * 64 + the square from the view's
+    /// side; an unattached pawn only a pawn. A plain layout reads the pieces
+    /// alone; the left-right mirror moves the attendants with their squares.
+    #[test]
+    fn attendants_are_features_after_the_pieces() {
+        let mut a = args();
+        a.variant = VariantKind::AttendingPawns;
+        let s = parse_line("4k3/3p4/8/8/8/8/1P2P3/1N2K3 b - - 0 1 b1b2,e8d7;0;0.5", &a).unwrap();
+        let sorted = |v: &[u16]| {
+            let mut v = v.to_vec();
+            v.sort_unstable();
+            v
+        };
+        let (us, them, n) = s.views(Layout::Attendants);
+        assert_eq!(n, 8);
+        // Black to move: Black's view first, the board flipped (d7 -> d2 = 11,
+        // b2 -> b7 = 49): the king, pawn, White's pawns, knight, king, then
+        // Black's attendant d7 and White's b2.
+        assert_eq!(
+            sorted(&us[..n]),
+            [
+                11,
+                5 * 64 + 4,
+                384 + 49,
+                384 + 52,
+                384 + 64 + 57,
+                384 + 5 * 64 + 60,
+                768 + 11,
+                768 + 64 + 49
+            ]
+        );
+        assert_eq!(sorted(&them[..n])[6..], [768 + 9, 768 + 64 + 51]);
+        let (us_plain, _, n_plain) = s.views(Layout::Plain);
+        assert_eq!(n_plain, 6);
+        assert_eq!(sorted(&us_plain[..6]), sorted(&us[..n])[..6]);
+        let (_, them, n) = s.mirrored().views(Layout::Attendants);
+        assert_eq!(
+            (n, sorted(&them[..n])[6..].to_vec()),
+            (8, vec![768 + 14, 768 + 64 + 52])
+        );
+
+        // --init of a plain network with --attendants: the attendants' columns
+        // start at zero, every weight before them kept.
+        let plain = Params::random(3, Layout::Plain, 32);
+        let extended = plain.clone().with_attendants();
+        assert_eq!(extended.layout, Layout::Attendants);
+        assert_eq!(extended.w1.len(), 896 * 32);
+        assert_eq!(extended.w1[..768 * 32], plain.w1[..]);
+        assert!(extended.w1[768 * 32..].iter().all(|&w| w == 0.0));
+        let mut scratch = plain.scratch();
+        let (p_us, p_them, pn) = s.views(Layout::Plain);
+        let (e_us, e_them, en) = s.views(Layout::Attendants);
+        assert_eq!(
+            plain.forward_logit([&p_us[..pn], &p_them[..pn]], s.bucket(), &mut scratch.acc),
+            extended.forward_logit([&e_us[..en], &e_them[..en]], s.bucket(), &mut scratch.acc)
+        );
+    }
+
+    /// `--attendants` is refused outside Attending Pawns, and with a
+    /// king-bucketed `--init` network.
+    #[test]
+    fn attendants_belong_to_attending_pawns() {
+        let mut a = args();
+        a.attendants = true;
+        a.lr = 0.01;
+        a.out = PathBuf::from("never-written.net");
+        let err = fit(&a).map(|_| ()).unwrap_err();
+        assert_eq!(
+            err,
+            "--attendants: only Attending Pawns has attendants, not chess"
+        );
+        let dir = std::env::temp_dir();
+        let init = dir.join(format!("turncoat-kb-init-{}.net", std::process::id()));
+        Params::random(1, Layout::KingBuckets, 32)
+            .write(&init)
+            .unwrap();
+        a.variant = VariantKind::AttendingPawns;
+        a.init = Some(init.clone());
+        let err = fit(&a).map(|_| ()).unwrap_err();
+        let _ = fs::remove_file(&init);
+        assert_eq!(err, "--attendants but the --init network is king-bucketed");
     }
 
     /// Clipping each weight does not keep the sums in range: a neuron whose

@@ -5,7 +5,7 @@
 use shakmaty::{attacks, Bitboard, Color, Role};
 
 use super::{front_span, weights_for};
-use crate::nnue::{embedded_network, EmbeddedNetwork};
+use crate::nnue::{self, embedded_network, EmbeddedNetwork, PieceBoards};
 use crate::policy::Policy;
 use crate::search::see;
 use turncoat_rules::moves::{Move, MoveKind, MoveList};
@@ -104,6 +104,19 @@ impl Policy for AttendingPawns {
             .map(|(_, to)| pos.role_at(to).map_or(0, value_of))
             .sum();
         base + promo + placed
+    }
+
+    /// The pieces as they stand and, for a network with features for them
+    /// (`nnue::Layout::Attendants`), which pawns attend a celebrity: a raid
+    /// drags its pawn along, an unattached pawn can only capture.
+    fn network_boards(pos: &Position<Self>) -> PieceBoards {
+        let mut boards = nnue::piece_boards(pos);
+        let attendants = pos.state().pawns();
+        for color in [Color::White, Color::Black] {
+            boards[nnue::ATTENDANTS + color.fold_wb(0, 1)] =
+                attendants & pos.by_piece(color.pawn());
+        }
+        boards
     }
 
     fn evaluate(pos: &Position<Self>) -> i32 {

@@ -67,7 +67,11 @@ impl Policy for Pacifist {
         let b = tally.board;
         std::array::from_fn(|i| {
             let piece = nnue::piece_of(i);
-            Bitboard(b.roles[ri(piece.role)] & b.colors[ci(piece.color)])
+            if i < nnue::ATTENDANTS {
+                Bitboard(b.roles[ri(piece.role)] & b.colors[ci(piece.color)])
+            } else {
+                Bitboard::EMPTY
+            }
         })
     }
 
