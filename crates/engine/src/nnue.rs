@@ -10,6 +10,8 @@
 //! ([`Layout::KingBuckets`]) has four such sets, each view reading the one its
 //! own king's place selects, its board mirrored left-right when that king is on
 //! files e-h; a king move that changes either makes that view's sums afresh.
+//! A network with attendants ([`Layout::Attendants`], Attending Pawns) reads
+//! 128 more: which pawns attend a celebrity, which a piece's move drags along.
 //! The two HIDDEN-wide accumulators (side to move first) go through a squared
 //! clipped ReLU into one output neuron, whose weights depend on the material left
 //! ([`bucket`]): an endgame weighs the same features differently from a
@@ -119,7 +121,7 @@ impl Layout {
         match self {
             Layout::Plain => "plain",
             Layout::KingBuckets => "king-bucketed",
-            Layout::Attendants => "with attendants",
+            Layout::Attendants => "pawn-link",
         }
     }
 

@@ -7,8 +7,9 @@
 //! thread plays whole games in-process and keeps only the positions a static
 //! evaluation can judge: not in check, and the move chosen not noisy as the
 //! variant's search defines it (`Policy::is_noisy`: captures and promotions in
-//! chess, plus the variant's tactical moves), outside the random opening. Games
-//! end by the variant's own rules (`Game::outcome`).
+//! chess, plus the variant's tactical moves; `--keep-noisy` keeps those too),
+//! outside the random opening. Games end by the variant's own rules
+//! (`Game::outcome`).
 //!
 //! Output (`--format text`, the default), one position per line:
 //! `FEN;score;result` (the variant's FEN, with its seventh field where the
@@ -73,6 +74,12 @@ pub struct DatagenArgs {
     /// games are short, and let a few more lopsided openings through.
     #[arg(long, default_value_t = BALANCE_NODES)]
     pub balance_nodes: u64,
+    /// Keep the positions before a noisy move as well (still none in check or
+    /// scored as a mate). Where most good moves are noisy (Attending Pawns'
+    /// placements with check), leaving them out leaves out the positions whose
+    /// side to move has a shot, and the network learns to undervalue having one.
+    #[arg(long)]
+    pub keep_noisy: bool,
     /// Games played at once.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -321,7 +328,7 @@ fn play_game<V: Policy>(
             break GameResult::Draw;
         }
 
-        let quiet = !V::is_noisy(&game.pos, mv) && !V::in_check(&game.pos);
+        let quiet = (args.keep_noisy || !V::is_noisy(&game.pos, mv)) && !V::in_check(&game.pos);
         if quiet && found.score.abs() < MATE_BOUND {
             positions.push((game.pos, score));
         }
@@ -340,6 +347,7 @@ fn play_game<V: Policy>(
 mod tests {
     use super::*;
     use turncoat_rules::moves::MoveList;
+    use turncoat_rules::variants::attending_pawns::AttendingPawns;
 
     const GAMES: u64 = 4;
 
@@ -376,9 +384,10 @@ mod tests {
     /// their search's score from White's view; every line's result is the game's
     /// for White: the variant's own outcome of the replayed final position, or
     /// the adjudication its scores call for. The file `run` writes (one thread)
-    /// holds the same lines in game order. Returns (noisy moves whose position
-    /// was left out, games the rules ended).
-    fn replay<V: Policy>(variant: VariantKind) -> (usize, usize) {
+    /// holds the same lines in game order. With `keep_noisy` the positions
+    /// before noisy moves are written too. Returns (positions before noisy
+    /// moves left out or, with `keep_noisy`, kept; games the rules ended).
+    fn replay<V: Policy>(variant: VariantKind, keep_noisy: bool) -> (usize, usize) {
         let out = std::env::temp_dir().join(format!(
             "turncoat-datagen-replay-{}-{variant}.txt",
             std::process::id()
@@ -392,6 +401,7 @@ mod tests {
             random_plies: 8,
             threads: 1,
             balance_nodes: BALANCE_NODES,
+            keep_noisy,
             seed: 11,
             hash: 1,
             evaluation: Evaluation::default(),
@@ -416,12 +426,12 @@ mod tests {
                 assert!(legal.contains(&mv), "{variant} game {index} ply {ply}");
                 let score = played.scores[ply];
                 let is_noisy = V::is_noisy(&game.pos, mv);
-                if !is_noisy && !V::in_check(&game.pos) && score.abs() < MATE_BOUND {
+                let judged = !V::in_check(&game.pos) && score.abs() < MATE_BOUND;
+                if judged && (keep_noisy || !is_noisy) {
                     let expected = (fen::format(&game.pos), score);
                     assert_eq!(kept.next(), Some(expected), "{variant} game {index}");
-                } else {
-                    noisy += usize::from(is_noisy);
                 }
+                noisy += usize::from(is_noisy && judged);
                 game.play(mv);
             }
             assert_eq!(kept.next(), None, "{variant} game {index}: extra positions");
@@ -451,7 +461,7 @@ mod tests {
     fn written_positions_and_results_follow_the_replayed_games() {
         let mut ended_by_rules = 0;
         for &variant in VariantKind::ALL {
-            let (noisy, by_rules) = with_variant!(variant, V => replay::<V>(variant));
+            let (noisy, by_rules) = with_variant!(variant, V => replay::<V>(variant, false));
             eprintln!(
                 "{variant}: {noisy} noisy positions left out, {by_rules} games ended by the rules"
             );
@@ -459,5 +469,12 @@ mod tests {
             ended_by_rules += by_rules;
         }
         assert!(ended_by_rules > 0, "no game ended by the rules");
+    }
+
+    /// `--keep-noisy`: the positions before noisy moves are written as well.
+    #[test]
+    fn keep_noisy_writes_the_positions_before_noisy_moves() {
+        let (kept, _) = replay::<AttendingPawns>(VariantKind::AttendingPawns, true);
+        assert!(kept > 0, "no noisy move's position kept");
     }
 }

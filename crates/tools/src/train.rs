@@ -1047,6 +1047,7 @@ mod tests {
                 random_plies: 8,
                 threads: 1,
                 balance_nodes: turncoat_engine::openings::BALANCE_NODES,
+                keep_noisy: false,
                 seed: 5,
                 hash: 1,
                 evaluation: crate::evaluation::Evaluation::default(),
@@ -1143,6 +1144,7 @@ mod tests {
             random_plies: 8,
             threads: 1,
             balance_nodes: turncoat_engine::openings::BALANCE_NODES,
+            keep_noisy: false,
             seed: 5,
             hash: 1,
             evaluation: crate::evaluation::Evaluation {
