@@ -1,5 +1,5 @@
 //! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`, `tune`,
-//! `datagen`, `datagen-convert`, `train`, `match-merge`, `serve`. A clap dispatch and nothing else.
+//! `datagen`, `datagen-convert`, `relabel`, `train`, `shift-output`, `match-merge`, `serve`. A clap dispatch and nothing else.
 
 use std::process::ExitCode;
 
@@ -11,7 +11,7 @@ use turncoat::rules::variants::VariantKind;
 #[cfg(feature = "serve")]
 use turncoat::serve;
 #[cfg(feature = "tools")]
-use turncoat::tools::{convert, datagen, relabel, train, tune};
+use turncoat::tools::{convert, datagen, relabel, shift, train, tune};
 #[cfg(feature = "tournament")]
 use turncoat::tournament;
 
@@ -89,6 +89,10 @@ enum Command {
     /// positions (`datagen`, scripts/label_positions.py) and write it to the
     /// --out file.
     Train(train::TrainArgs),
+    #[cfg(feature = "tools")]
+    /// Write a network file with its output moved by --by centipawns (every
+    /// output layer's bias), as Subversion's shipped network was lowered by 25.
+    ShiftOutput(shift::ShiftArgs),
     #[cfg(feature = "tournament")]
     /// Combine the PGN files of match shards into one Elo / pentanomial report.
     MatchMerge(tournament::merge::MergeArgs),
@@ -123,6 +127,8 @@ fn main() -> ExitCode {
         Some(Command::Relabel(args)) => relabel::run(&args),
         #[cfg(feature = "tools")]
         Some(Command::Train(args)) => train::run(&args),
+        #[cfg(feature = "tools")]
+        Some(Command::ShiftOutput(args)) => shift::run(&args),
         #[cfg(feature = "tournament")]
         Some(Command::MatchMerge(args)) => tournament::merge::run(args),
         #[cfg(feature = "serve")]

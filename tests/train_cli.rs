@@ -1,6 +1,6 @@
 //! `turncoat train` on bad input: labels that are not numbers in range are errors
 //! naming the file and line, no network is written then, and `--out` is required
-//! (it once defaulted to the shipped network).
+//! (it once defaulted to the shipped network); `turncoat shift-output` the same.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -322,5 +322,50 @@ fn positions_beyond_a_sample_are_counted_apart_from_malformed_lines() {
         "{err}"
     );
     assert!(err.contains("147 training, 3 validation"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `turncoat shift-output`: raising the shipped Subversion network by 25 cp
+/// and lowering the result by 25 gives the file back byte for byte; a file
+/// that is not a network, or an `--out` that exists, is an error that
+/// writes nothing.
+#[test]
+fn shift_output_round_trips_and_refuses_bad_input() {
+    let dir = scratch("shift");
+    let shipped =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/nnue/subversion.net");
+    let (up, back) = (dir.join("up.net"), dir.join("back.net"));
+    let run = |input: &Path, by: &str, out: &Path| {
+        Command::new(EXE)
+            .arg("shift-output")
+            .arg(input)
+            .args(["--by", by, "--out"])
+            .arg(out)
+            .output()
+            .expect("run turncoat")
+    };
+    assert!(run(&shipped, "25", &up).status.success());
+    let lowered = run(&up, "-25", &back);
+    assert!(
+        lowered.status.success(),
+        "{}",
+        String::from_utf8_lossy(&lowered.stderr)
+    );
+    let (a, b) = (
+        std::fs::read(&shipped).unwrap(),
+        std::fs::read(&back).unwrap(),
+    );
+    assert!(a == b, "raised and lowered by 25 cp, the file changed");
+    assert_ne!(std::fs::read(&up).unwrap(), a);
+
+    let again = run(&shipped, "25", &up);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"));
+    let junk = dir.join("junk.net");
+    std::fs::write(&junk, b"not a network at all").unwrap();
+    let refused = run(&junk, "25", &dir.join("never.net"));
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a network file"));
+    assert!(!dir.join("never.net").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

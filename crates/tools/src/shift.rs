@@ -1,0 +1,152 @@
+//! `turncoat shift-output`: a network file whose output is moved by a whole
+//! number of centipawns (every output layer's bias), nothing else changed.
+//! A network that gives the side to move a constant excess over what its
+//! searches bear out makes the score rise and fall with the depth's parity;
+//! Subversion's second network ships lowered by 25 cp this way
+//! (docs/TRAINING.md, "Subversion, generation 2").
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use turncoat_engine::nnue::{self, Network, BUCKETS, QA, QB, SCALE};
+
+use crate::data;
+
+#[derive(Args, Debug, Clone)]
+pub struct ShiftArgs {
+    /// The network file to read.
+    pub input: PathBuf,
+    /// Centipawns to add to the network's output (negative to lower it).
+    #[arg(long, allow_hyphen_values = true)]
+    pub by: i32,
+    /// Where to write the shifted network (a new file).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+pub fn run(args: &ShiftArgs) -> Result<(), String> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(&args.input)
+        .and_then(|f| {
+            f.take(nnue::MAX_FILE_LEN as u64 + 1)
+                .read_to_end(&mut bytes)
+        })
+        .map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let shifted = shift(&bytes, args.by).map_err(|e| format!("{}: {e}", args.input.display()))?;
+    data::write_beside(&args.out, |tmp| {
+        std::fs::write(tmp, &shifted).map_err(|e| format!("cannot write {}: {e}", tmp.display()))
+    })?;
+    eprintln!(
+        "wrote {}: {} with its output moved by {} cp",
+        args.out.display(),
+        args.input.display(),
+        args.by
+    );
+    Ok(())
+}
+
+/// The output bias's units per centipawn: the output is
+/// `(sum / QA + b2) * SCALE / (QA * QB)` centipawns.
+const PER_CP: f64 = (QA * QB) as f64 / SCALE as f64;
+
+/// `bytes`, a network file, with `cp` centipawns added to every output
+/// layer's bias (rounded to the bias's units, 40.8 a centipawn; 25 cp is
+/// exactly 1,020). The result is checked as the engine would load it.
+pub fn shift(bytes: &[u8], cp: i32) -> Result<Vec<u8>, String> {
+    let net = Network::from_bytes(bytes).map_err(|e| e.to_string())?;
+    let hidden = net.hidden();
+    let step = (f64::from(cp) * PER_CP).round();
+    let mut out = bytes.to_vec();
+    // The file's order: magic, width, w1 and b1 (i16), then each bucket's
+    // 2 * hidden output weights (i16) and its bias (i32).
+    let first = 8 + 2 * (net.layout().inputs() * hidden + hidden);
+    for bucket in 0..BUCKETS {
+        let at = first + bucket * (4 * hidden + 4) + 4 * hidden;
+        let field = &mut out[at..at + 4];
+        let b2 = i32::from_le_bytes([field[0], field[1], field[2], field[3]]);
+        let moved = (f64::from(b2) + step) as i64;
+        let moved = i32::try_from(moved)
+            .map_err(|_| format!("output layer {bucket}: a bias of {moved} leaves 32 bits"))?;
+        field.copy_from_slice(&moved.to_le_bytes());
+    }
+    debug_assert_eq!(out.len(), nnue::file_len(net.layout(), hidden));
+    Network::from_bytes(&out).map_err(|e| format!("shifted by {cp} cp: {e}"))?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use turncoat_engine::policy::Policy;
+    use turncoat_rules::fen;
+    use turncoat_rules::position::Position;
+    use turncoat_rules::variants::subversion::Subversion;
+    use turncoat_rules::variants::Variant;
+
+    fn shipped() -> &'static [u8] {
+        Subversion::NETWORK
+            .expect("Subversion ships a network")
+            .bytes
+    }
+
+    /// Raised by 25 cp: the eight biases, and nothing else, grow by exactly
+    /// 1,020; lowered again, the file is what it was. The evaluation moves by
+    /// 25 cp, give or take the one its truncating division can round away.
+    #[test]
+    fn a_shift_moves_the_biases_and_the_evaluation() {
+        let raised = shift(shipped(), 25).unwrap();
+        let changed: Vec<usize> = (0..raised.len())
+            .filter(|&i| raised[i] != shipped()[i])
+            .collect();
+        let net = Network::from_bytes(shipped()).unwrap();
+        let (hidden, ..) = net.weights();
+        let first = 8 + 2 * (net.layout().inputs() * hidden + hidden);
+        for bucket in 0..BUCKETS {
+            let at = first + bucket * (4 * hidden + 4) + 4 * hidden;
+            let word = |b: &[u8]| i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+            assert_eq!(word(&raised) - word(shipped()), 1020, "bucket {bucket}");
+        }
+        let in_a_bias = |i: usize| {
+            (0..BUCKETS).any(|k| {
+                let at = first + k * (4 * hidden + 4) + 4 * hidden;
+                (at..at + 4).contains(&i)
+            })
+        };
+        assert!(!changed.is_empty() && changed.iter().all(|&i| in_a_bias(i)));
+        assert_eq!(shift(&raised, -25).unwrap(), shipped());
+
+        let up = Network::from_bytes(&raised).unwrap();
+        for text in [
+            Subversion::START_FEN,
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+        ] {
+            let pos: Position<Subversion> = fen::parse(text).unwrap();
+            let boards = Subversion::network_boards(&pos);
+            let (before, after) = (
+                net.evaluate_board(&boards, pos.turn()),
+                up.evaluate_board(&boards, pos.turn()),
+            );
+            assert!(
+                (after - before - 25).abs() <= 1,
+                "{text}: {before} -> {after}"
+            );
+        }
+    }
+
+    /// Not a network, or a shift whose bias the engine's output sum cannot
+    /// hold: an error, nothing shifted.
+    #[test]
+    fn bad_files_and_shifts_are_refused() {
+        let err = |bytes: &[u8], cp: i32| shift(bytes, cp).map(|_| ()).unwrap_err();
+        assert!(err(b"TCN2", 25).starts_with("not a network file"));
+        // A million centipawns is 40.8 M in the bias, beyond the output sum's
+        // 5.37 M.
+        let message = err(shipped(), 1_000_000);
+        assert!(
+            message.starts_with("shifted by 1000000 cp: output layer 0:"),
+            "{message}"
+        );
+    }
+}
