@@ -266,7 +266,7 @@ fn sample_of<V: Policy>(labelled: &Labelled<V>, args: &TrainArgs) -> Result<Samp
     }
     for (i, &squares) in boards.iter().enumerate() {
         for sq in squares {
-            // At most 32 pieces and 16 attendants (each beside a celebrity).
+            // At most 32 pieces and 16 attendants (each linked to a celebrity).
             if sample.count as usize == MAX_FEATURES {
                 return Err("more features than a sample holds".into());
             }
