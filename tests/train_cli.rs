@@ -327,8 +327,8 @@ fn positions_beyond_a_sample_are_counted_apart_from_malformed_lines() {
 
 /// `turncoat shift-output`: raising the shipped Subversion network by 25 cp
 /// and lowering the result by 25 gives the file back byte for byte; a file
-/// that is not a network, or an `--out` that exists, is an error that
-/// writes nothing.
+/// that is not a network, a path that is not a file, or an `--out` that
+/// exists, is an error that writes nothing.
 #[test]
 fn shift_output_round_trips_and_refuses_bad_input() {
     let dir = scratch("shift");
@@ -367,5 +367,10 @@ fn shift_output_round_trips_and_refuses_bad_input() {
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not a network file"));
     assert!(!dir.join("never.net").exists());
+    // Read as the engine reads `EvalFile`: a directory (or a pipe, which
+    // would block) is not a network file.
+    let not_a_file = run(&dir, "25", &dir.join("never.net"));
+    assert!(!not_a_file.status.success());
+    assert!(String::from_utf8_lossy(&not_a_file.stderr).contains("not a regular file"));
     let _ = std::fs::remove_dir_all(&dir);
 }

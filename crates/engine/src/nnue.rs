@@ -310,6 +310,13 @@ impl std::error::Error for LoadError {}
 /// read from a file the user names (UCI `EvalFile`, `datagen --eval-file`).
 /// No more is read than the largest network takes.
 pub fn load_file(path: &std::path::Path) -> Result<&'static Network, LoadError> {
+    keep(&read_file(path)?).map_err(LoadError::Network)
+}
+
+/// The bytes of the file at `path`, read as a network file is: a regular
+/// file only, and no more than the largest network takes (the tools that
+/// rewrite network files read them through this too).
+pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, LoadError> {
     use std::io::Read;
     if !std::fs::metadata(path).map_err(LoadError::Io)?.is_file() {
         return Err(LoadError::NotAFile);
@@ -321,7 +328,7 @@ pub fn load_file(path: &std::path::Path) -> Result<&'static Network, LoadError> 
     if bytes.len() > MAX_FILE_LEN {
         return Err(LoadError::TooLarge);
     }
-    keep(&bytes).map_err(LoadError::Network)
+    Ok(bytes)
 }
 
 /// The output layer for a board with `pieces` pieces (kings included): four

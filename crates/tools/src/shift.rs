@@ -5,7 +5,6 @@
 //! Subversion's second network ships lowered by 25 cp this way
 //! (docs/TRAINING.md, "Subversion, generation 2").
 
-use std::io::Read;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -27,13 +26,8 @@ pub struct ShiftArgs {
 }
 
 pub fn run(args: &ShiftArgs) -> Result<(), String> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(&args.input)
-        .and_then(|f| {
-            f.take(nnue::MAX_FILE_LEN as u64 + 1)
-                .read_to_end(&mut bytes)
-        })
-        .map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let bytes =
+        nnue::read_file(&args.input).map_err(|e| format!("{}: {e}", args.input.display()))?;
     let shifted = shift(&bytes, args.by).map_err(|e| format!("{}: {e}", args.input.display()))?;
     data::write_beside(&args.out, |tmp| {
         std::fs::write(tmp, &shifted).map_err(|e| format!("cannot write {}: {e}", tmp.display()))
