@@ -45,19 +45,23 @@ pub fn run(args: &ShiftArgs) -> Result<(), String> {
 /// `(sum / QA + b2) * SCALE / (QA * QB)` centipawns.
 const PER_CP: f64 = (QA * QB) as f64 / SCALE as f64;
 
+/// Where each output layer's bias (an i32) starts in `net`'s file: after
+/// magic, width, w1 and b1 (i16), and each bucket's bias after its
+/// 2 * hidden output weights (i16).
+fn bias_offsets(net: &Network) -> impl Iterator<Item = usize> {
+    let hidden = net.hidden();
+    let first = 8 + 2 * (net.layout().inputs() * hidden + hidden);
+    (0..BUCKETS).map(move |bucket| first + bucket * (4 * hidden + 4) + 4 * hidden)
+}
+
 /// `bytes`, a network file, with `cp` centipawns added to every output
 /// layer's bias (rounded to the bias's units, 40.8 a centipawn; 25 cp is
 /// exactly 1,020). The result is checked as the engine would load it.
 pub fn shift(bytes: &[u8], cp: i32) -> Result<Vec<u8>, String> {
     let net = Network::from_bytes(bytes).map_err(|e| e.to_string())?;
-    let hidden = net.hidden();
     let step = (f64::from(cp) * PER_CP).round();
     let mut out = bytes.to_vec();
-    // The file's order: magic, width, w1 and b1 (i16), then each bucket's
-    // 2 * hidden output weights (i16) and its bias (i32).
-    let first = 8 + 2 * (net.layout().inputs() * hidden + hidden);
-    for bucket in 0..BUCKETS {
-        let at = first + bucket * (4 * hidden + 4) + 4 * hidden;
+    for (bucket, at) in bias_offsets(&net).enumerate() {
         let field = &mut out[at..at + 4];
         let b2 = i32::from_le_bytes([field[0], field[1], field[2], field[3]]);
         let moved = (f64::from(b2) + step) as i64;
@@ -65,7 +69,6 @@ pub fn shift(bytes: &[u8], cp: i32) -> Result<Vec<u8>, String> {
             .map_err(|_| format!("output layer {bucket}: a bias of {moved} leaves 32 bits"))?;
         field.copy_from_slice(&moved.to_le_bytes());
     }
-    debug_assert_eq!(out.len(), nnue::file_len(net.layout(), hidden));
     Network::from_bytes(&out).map_err(|e| format!("shifted by {cp} cp: {e}"))?;
     Ok(out)
 }
@@ -95,19 +98,11 @@ mod tests {
             .filter(|&i| raised[i] != shipped()[i])
             .collect();
         let net = Network::from_bytes(shipped()).unwrap();
-        let (hidden, ..) = net.weights();
-        let first = 8 + 2 * (net.layout().inputs() * hidden + hidden);
-        for bucket in 0..BUCKETS {
-            let at = first + bucket * (4 * hidden + 4) + 4 * hidden;
+        for (bucket, at) in bias_offsets(&net).enumerate() {
             let word = |b: &[u8]| i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
             assert_eq!(word(&raised) - word(shipped()), 1020, "bucket {bucket}");
         }
-        let in_a_bias = |i: usize| {
-            (0..BUCKETS).any(|k| {
-                let at = first + k * (4 * hidden + 4) + 4 * hidden;
-                (at..at + 4).contains(&i)
-            })
-        };
+        let in_a_bias = |i: usize| bias_offsets(&net).any(|at| (at..at + 4).contains(&i));
         assert!(!changed.is_empty() && changed.iter().all(|&i| in_a_bias(i)));
         assert_eq!(shift(&raised, -25).unwrap(), shipped());
 
