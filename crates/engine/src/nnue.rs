@@ -551,15 +551,15 @@ impl Network {
     /// Refuses weights whose sums can leave the integers the evaluation keeps
     /// them in. First layer: on any board (at most one piece a square) a
     /// neuron's sum lies between its bias plus, square by square, the smallest
-    /// (negative) and the largest (positive) weight of the twelve pieces there,
-    /// and both ends are reached; that range must fit the i16 accumulators, whose
+    /// (negative) and the largest (positive) weight of the twelve pieces there
+    /// (and of the two attended pawns, pawn and attendant together, where the
+    /// layout has attendants), and both ends are reached; that range must fit the i16 accumulators, whose
     /// every partial sum then fits too. Output: see [`MAX_OUTPUT_WEIGHT`] and
     /// [`MAX_OUTPUT_SUM`].
     fn check_ranges(&self) -> Result<(), NetworkError> {
         let h = self.hidden;
         let (mut low, mut high) = (vec![0i32; h], vec![0i32; h]);
         let (mut square_low, mut square_high) = (vec![0i32; h], vec![0i32; h]);
-        let mut weight = vec![0i32; h];
         for set in 0..self.layout.sets() {
             for (j, &b) in self.b1.iter().enumerate() {
                 (low[j], high[j]) = (i32::from(b), i32::from(b));
@@ -568,27 +568,21 @@ impl Network {
                 square_low.fill(0);
                 square_high.fill(0);
                 for kind in 0..self.layout.kinds() {
-                    // An attendant is a pawn too: both its features are on.
-                    let feature = |kind: usize| {
-                        if kind < ATTENDANTS {
-                            set * INPUTS + kind * 64 + sq
-                        } else {
-                            INPUTS + (kind - ATTENDANTS) * 64 + sq
-                        }
+                    // An attendant is a pawn too: its column and its pawn's
+                    // add up on its square.
+                    let (column, pawn) = if kind < ATTENDANTS {
+                        (self.column(set * INPUTS + kind * 64 + sq), None)
+                    } else {
+                        let pawn = if kind == ATTENDANTS { 0 } else { 6 };
+                        (
+                            self.column(INPUTS + (kind - ATTENDANTS) * 64 + sq),
+                            Some(self.column(pawn * 64 + sq)),
+                        )
                     };
-                    weight.fill(0);
-                    let pawn = (kind_color(kind) == Color::Black) as usize * 6;
-                    for f in [Some(kind), (kind >= ATTENDANTS).then_some(pawn)]
-                        .into_iter()
-                        .flatten()
-                    {
-                        for (x, &w) in weight.iter_mut().zip(self.column(feature(f))) {
-                            *x += i32::from(w);
-                        }
-                    }
-                    for ((lo, hi), &w) in square_low.iter_mut().zip(&mut square_high).zip(&weight) {
-                        *lo = (*lo).min(w);
-                        *hi = (*hi).max(w);
+                    for (j, &w) in column.iter().enumerate() {
+                        let w = i32::from(w) + pawn.map_or(0, |p| i32::from(p[j]));
+                        square_low[j] = square_low[j].min(w);
+                        square_high[j] = square_high[j].max(w);
                     }
                 }
                 for (x, d) in low.iter_mut().zip(&square_low) {
