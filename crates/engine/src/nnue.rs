@@ -553,9 +553,9 @@ impl Network {
     /// neuron's sum lies between its bias plus, square by square, the smallest
     /// (negative) and the largest (positive) weight of the twelve pieces there
     /// (and of the two attended pawns, pawn and attendant together, where the
-    /// layout has attendants), and both ends are reached; that range must fit the i16 accumulators, whose
-    /// every partial sum then fits too. Output: see [`MAX_OUTPUT_WEIGHT`] and
-    /// [`MAX_OUTPUT_SUM`].
+    /// layout has attendants), and both ends are reached; that range must fit
+    /// the i16 accumulators, whose every partial sum then fits too. Output: see
+    /// [`MAX_OUTPUT_WEIGHT`] and [`MAX_OUTPUT_SUM`].
     fn check_ranges(&self) -> Result<(), NetworkError> {
         let h = self.hidden;
         let (mut low, mut high) = (vec![0i32; h], vec![0i32; h]);
@@ -573,10 +573,10 @@ impl Network {
                     let (column, pawn) = if kind < ATTENDANTS {
                         (self.column(set * INPUTS + kind * 64 + sq), None)
                     } else {
-                        let pawn = if kind == ATTENDANTS { 0 } else { 6 };
+                        let pawn = piece_of(kind).color.fold_wb(0, 6);
                         (
                             self.column(INPUTS + (kind - ATTENDANTS) * 64 + sq),
-                            Some(self.column(pawn * 64 + sq)),
+                            Some(self.column(set * INPUTS + pawn * 64 + sq)),
                         )
                     };
                     for (j, &w) in column.iter().enumerate() {
