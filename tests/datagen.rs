@@ -67,7 +67,14 @@ fn datagen_bytes(
         "--games",
         games,
     ];
-    args.extend(RUN_OPTIONS);
+    // `extra` may choose its own seed.
+    let own_seed = extra.contains(&"--seed");
+    args.extend(
+        RUN_OPTIONS
+            .chunks(2)
+            .filter(|pair| !(own_seed && pair[0] == "--seed"))
+            .flatten(),
+    );
     args.extend(["--threads", threads]);
     args.extend(extra);
     let (ok, _, err) = run_turncoat(&args);
@@ -109,20 +116,26 @@ fn three_shards_hold_the_unsharded_run() {
 
 /// `--balance-nodes` is the opening check's search: the default is the
 /// matches' 20,000 nodes, and 200 nodes let another opening through for game 1
-/// of seed 7 (as `the_balance_check_s_nodes_choose_the_series` in
+/// of seed 20 (as `the_balance_check_s_nodes_choose_the_series` in
 /// tests/tournament.rs finds), so that run's positions differ.
 #[test]
 fn balance_nodes_choose_the_openings() {
-    let (default, _) = datagen("chess", "bal-default", "1", "2", &[]);
+    let (default, _) = datagen("chess", "bal-default", "1", "2", &["--seed", "20"]);
     let (explicit, _) = datagen(
         "chess",
         "bal-20000",
         "1",
         "2",
-        &["--balance-nodes", "20000"],
+        &["--seed", "20", "--balance-nodes", "20000"],
     );
     assert_eq!(default, explicit);
-    let (cheap, err) = datagen("chess", "bal-200", "1", "2", &["--balance-nodes", "200"]);
+    let (cheap, err) = datagen(
+        "chess",
+        "bal-200",
+        "1",
+        "2",
+        &["--seed", "20", "--balance-nodes", "200"],
+    );
     assert!(err.contains("2 games"), "{err}");
     assert_ne!(default, cheap);
     // Game 0's opening is the same either way: its positions are where they were.

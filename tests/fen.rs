@@ -4,6 +4,7 @@ use turncoat::rules::fen;
 use turncoat::rules::game::{self, Game, Outcome};
 use turncoat::rules::position::Position;
 use turncoat::rules::variants::chess::Chess;
+use turncoat::rules::variants::Variant;
 
 fn parse(s: &str) -> Result<Position<Chess>, String> {
     fen::parse::<Chess>(s).map_err(|e| e.to_string())
@@ -111,7 +112,12 @@ fn rejections_say_what_is_wrong() {
 #[test]
 fn incremental_key_matches_scratch_and_repetition() {
     let start = Position::<Chess>::startpos();
-    assert_eq!(start.key(), 0x463b96181691fc9c, "Polyglot start key");
+    // The start with Black to move is the start's colour flip: its key is the
+    // flipped key (the halves swapped), not the same one.
+    let black_first: Position<Chess> =
+        fen::parse(&Chess::START_FEN.replacen(" w ", " b ", 1)).expect("Black to move");
+    assert_eq!(black_first.key(), start.key().rotate_left(32));
+    assert_ne!(black_first.key(), start.key());
     let mut g = Game::new(start);
     for t in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
         g.play_token(t).expect(t);

@@ -7,6 +7,46 @@ use shakmaty::{attacks, Bitboard, Color, Piece, Square};
 pub const FILE_A: u64 = 0x0101_0101_0101_0101;
 pub const FILE_H: u64 = FILE_A << 7;
 
+/// The squares of `squares` in the order `color` reads the board: a1, b1 ...
+/// h8 for White, a8, b8 ... h1 for Black. Move generation visits squares in
+/// this order, so a position and its colour flip list their moves in the same
+/// (mirrored) order, and the search, which breaks ties between equally scored
+/// moves by that order, searches the two alike (tests/symmetry.rs).
+#[inline]
+pub fn mover_order(color: Color, squares: Bitboard) -> MoverOrder {
+    let black = color == Color::Black;
+    MoverOrder {
+        rest: if black {
+            squares.flip_vertical()
+        } else {
+            squares
+        },
+        black,
+    }
+}
+
+/// The iterator of [`mover_order`].
+pub struct MoverOrder {
+    rest: Bitboard,
+    black: bool,
+}
+
+impl Iterator for MoverOrder {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        let sq = self.rest.pop_front()?;
+        Some(if self.black { sq.flip_vertical() } else { sq })
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.rest.count();
+        (n, Some(n))
+    }
+}
+
 /// The squares of `squares` and the eight around each (king steps), by shifts:
 /// Cowardly Crew's surroundings of a capture, Subversion's adjacency.
 #[inline]

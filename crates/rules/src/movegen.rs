@@ -11,7 +11,7 @@
 
 use shakmaty::{attacks, Bitboard, CastlingSide, Color, Rank, Role, Square};
 
-use crate::bitboards::piece_attacks;
+use crate::bitboards::{mover_order, piece_attacks};
 use crate::moves::{Move, MoveKind, MoveList, PROMOTIONS};
 use crate::position::Position;
 use crate::variants::Variant;
@@ -35,10 +35,11 @@ pub enum Stage {
 pub trait MoveSink {
     fn push(&mut self, mv: Move);
 
-    /// Plain moves from `from` to every square of `targets`.
+    /// Plain moves from `from` to every square of `targets`, in `us`'s
+    /// [`mover_order`].
     #[inline]
-    fn push_all(&mut self, from: Square, targets: Bitboard) {
-        for to in targets {
+    fn push_all(&mut self, us: Color, from: Square, targets: Bitboard) {
+        for to in mover_order(us, targets) {
             self.push(Move::new(MoveKind::Normal, from, to));
         }
     }
@@ -62,7 +63,7 @@ impl MoveSink for MoveCounter {
     }
 
     #[inline]
-    fn push_all(&mut self, _from: Square, targets: Bitboard) {
+    fn push_all(&mut self, _us: Color, _from: Square, targets: Bitboard) {
         self.0 += targets.count() as u64;
     }
 }
@@ -106,12 +107,12 @@ pub fn generate<V: Variant, S: MoveSink>(
 
     // King steps (legal mode: only to unattacked squares, judged without our king).
     let kings = pos.by_piece(us.king());
-    for from in kings {
+    for from in mover_order(us, kings) {
         let mut targets = attacks::king_attacks(from) & !our;
         if noisy_only {
             targets &= their;
         }
-        for to in targets {
+        for to in mover_order(us, targets) {
             if king.is_some()
                 && pos
                     .attackers_to(to, them, occ ^ Bitboard::from_square(from))
@@ -136,14 +137,14 @@ pub fn generate<V: Variant, S: MoveSink>(
 
     // Knights and sliders.
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        for from in pos.by_piece(role.of(us)) {
+        for from in mover_order(us, pos.by_piece(role.of(us))) {
             let mut targets = piece_attacks(from, role.of(us), occ) & piece_target;
             if pinned.contains(from) {
                 if let Some(k) = king {
                     targets &= attacks::ray(k, from);
                 }
             }
-            out.push_all(from, targets);
+            out.push_all(us, from, targets);
         }
     }
 
@@ -159,13 +160,13 @@ pub fn generate<V: Variant, S: MoveSink>(
     } else {
         Rank::Seventh
     };
-    for from in pos.by_piece(us.pawn()) {
+    for from in mover_order(us, pos.by_piece(us.pawn())) {
         let line = match king {
             Some(k) if pinned.contains(from) => attacks::ray(k, from),
             _ => Bitboard::FULL,
         };
         let caps = attacks::pawn_attacks(us, from) & their & target & line;
-        for to in caps {
+        for to in mover_order(us, caps) {
             push_pawn_move(out, from, to, to.rank() == last_rank, MoveKind::Normal);
         }
         if let Some(one) = from.offset(forward) {
@@ -187,7 +188,10 @@ pub fn generate<V: Variant, S: MoveSink>(
 
     // En passant: rare, so judged by a trial move in legal mode.
     if let Some(ep) = pos.ep_square() {
-        for from in attacks::pawn_attacks(them, ep) & pos.by_piece(us.pawn()) {
+        for from in mover_order(
+            us,
+            attacks::pawn_attacks(them, ep) & pos.by_piece(us.pawn()),
+        ) {
             let mv = Move::new(MoveKind::EnPassant, from, ep);
             if king.is_none() || {
                 let mut after = *pos;

@@ -345,7 +345,7 @@ impl<V: Variant> Position<V> {
     #[inline]
     pub(crate) fn set_turn(&mut self, turn: Color) {
         if turn != self.turn {
-            self.key ^= zobrist::turn();
+            self.key ^= zobrist::turn(self.turn) ^ zobrist::turn(turn);
             self.turn = turn;
         }
     }
@@ -461,9 +461,7 @@ impl<V: Variant> Position<V> {
                 key ^= zobrist::piece(sq, p);
             }
         }
-        if self.turn == Color::White {
-            key ^= zobrist::turn();
-        }
+        key ^= zobrist::turn(self.turn);
         key ^= zobrist::castling(self.castling);
         if let Some(ep) = self.ep {
             key ^= zobrist::ep(ep);

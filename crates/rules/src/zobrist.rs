@@ -1,22 +1,51 @@
-//! Zobrist keys: shakmaty's Polyglot values for the chess part (so standard-chess
-//! keys equal Polyglot keys), and a seeded table of our own for variant state.
+//! Zobrist keys: shakmaty's Polyglot values for White's pieces and rights, their
+//! colour flips for Black's, and a seeded table of our own for variant state.
+//!
+//! The keys are colour-symmetric: the colour-flipped position's key is
+//! [`flip`] of the position's (tests/symmetry.rs, `keys_flip_with_the_position`).
+//! The transposition table picks slots so that the flipped keys collide exactly
+//! when the keys do, and a position and its flip search alike at every table
+//! size. (Standard-chess keys are therefore not Polyglot keys: Black's values
+//! are not Polyglot's; nothing reads Polyglot books.)
 
 use shakmaty::zobrist::{Zobrist64 as Z, ZobristValue};
 use shakmaty::{Bitboard, CastlingSide, Color, Piece, Square};
 
+/// The colour flip on keys: the two halves swapped. Linear (it maps a XOR of
+/// values to the XOR of their maps) and its own inverse, so a key built from
+/// flipped parts is the flipped key.
+#[inline]
+pub const fn flip(key: u64) -> u64 {
+    key.rotate_left(32)
+}
+
 #[inline]
 pub fn piece(sq: Square, piece: Piece) -> u64 {
-    Z::zobrist_for_piece(sq, piece).0
+    match piece.color {
+        Color::White => Z::zobrist_for_piece(sq, piece).0,
+        Color::Black => {
+            flip(Z::zobrist_for_piece(sq.flip_vertical(), piece.role.of(Color::White)).0)
+        }
+    }
 }
 
+/// The side to move's value. A position and its flip have opposite sides to
+/// move: Black's value is [`flip`] of White's.
 #[inline]
-pub fn turn() -> u64 {
-    Z::zobrist_for_white_turn().0
+pub fn turn(color: Color) -> u64 {
+    let white = Z::zobrist_for_white_turn().0;
+    match color {
+        Color::White => white,
+        Color::Black => flip(white),
+    }
 }
 
+/// The en-passant file's value: its flip is itself (the flipped square has the
+/// same file), so it is Polyglot's low half twice.
 #[inline]
 pub fn ep(sq: Square) -> u64 {
-    Z::zobrist_for_en_passant_file(sq.file()).0
+    let low = Z::zobrist_for_en_passant_file(sq.file()).0 & 0xffff_ffff;
+    low << 32 | low
 }
 
 /// Key of a set of castling rights given as corner rook squares.
@@ -30,10 +59,10 @@ pub fn castling(rights: Bitboard) -> u64 {
         key ^= Z::zobrist_for_castling_right(Color::White, CastlingSide::QueenSide).0;
     }
     if rights.contains(Square::H8) {
-        key ^= Z::zobrist_for_castling_right(Color::Black, CastlingSide::KingSide).0;
+        key ^= flip(Z::zobrist_for_castling_right(Color::White, CastlingSide::KingSide).0);
     }
     if rights.contains(Square::A8) {
-        key ^= Z::zobrist_for_castling_right(Color::Black, CastlingSide::QueenSide).0;
+        key ^= flip(Z::zobrist_for_castling_right(Color::White, CastlingSide::QueenSide).0);
     }
     key
 }
@@ -62,8 +91,14 @@ static EXTRA: [[u64; 64]; EXTRA_TABLES] = {
     table
 };
 
-/// A variant-state key: fact number `table` (< 16) about square `sq`.
+/// A variant-state key: fact number `table` (< 16) about square `sq`. The
+/// upper half of the board has the [`flip`]s of the lower half's values, so a
+/// state keyed by a XOR of these flips with the board.
 #[inline]
 pub fn extra(table: usize, sq: Square) -> u64 {
-    EXTRA[table][sq as usize]
+    if (sq as usize) < 32 {
+        EXTRA[table][sq as usize]
+    } else {
+        flip(EXTRA[table][sq.flip_vertical() as usize])
+    }
 }

@@ -1015,7 +1015,7 @@ mod tests {
         assert!(Params::read(&missing).is_err());
     }
 
-    /// Every variant: positions from `turncoat datagen --variant`, a few epochs of
+    /// Every variant: positions from `turncoat datagen --variant V --hand-written`, a few epochs of
     /// training, the file written: the engine's quantised evaluation of each
     /// position equals the trainer's float output on the quantised weights (the
     /// file's values, so only the engine's integer divisions differ: 2 cp), and
@@ -1050,7 +1050,12 @@ mod tests {
                 keep_noisy: false,
                 seed: 5,
                 hash: 1,
-                evaluation: crate::evaluation::Evaluation::default(),
+                // The hand-written evaluation's games: what the trainer is
+                // tested on does not change when a shipped network does.
+                evaluation: crate::evaluation::Evaluation {
+                    hand_written: true,
+                    eval_file: None,
+                },
                 shard: None,
                 format: crate::data::Format::Text,
             })

@@ -32,6 +32,8 @@ struct Slot {
 
 pub struct TranspositionTable {
     slots: Vec<Slot>,
+    /// The side of the square of slots in use (see [`TranspositionTable::index`]).
+    side: u64,
     age: AtomicU8,
 }
 
@@ -153,6 +155,7 @@ impl TranspositionTable {
         };
         Ok(TranspositionTable {
             slots,
+            side: n.isqrt() as u64,
             age: AtomicU8::new(0),
         })
     }
@@ -195,16 +198,19 @@ impl TranspositionTable {
         let _ = key;
     }
 
+    /// The slot of `key`: the slots in use form a `side` x `side` square, the
+    /// key's high half picks the row and its low half the column. The colour
+    /// flip swaps the halves ([`zobrist::flip`]), so a flipped key lands on the
+    /// mirrored slot (row and column swapped): two flipped keys share a slot
+    /// exactly when the keys do, and a position and its flip meet the same
+    /// collisions and replacements. Up to `2 * side` slots (a fraction
+    /// `2 / side`: none at 1, 4, 16 ... MB) stay unused.
+    ///
+    /// [`zobrist::flip`]: turncoat_rules::zobrist::flip
     #[inline]
     fn index(&self, key: u64) -> usize {
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            ((key as u128 * self.slots.len() as u128) >> 64) as usize
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            high_product(key, self.slots.len() as u64) as usize
-        }
+        let pick = |half: u64| (half * self.side) >> 32;
+        (pick(key >> 32) * self.side + pick(key & 0xffff_ffff)) as usize
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
@@ -269,19 +275,6 @@ fn pack(fp: u32, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
         | ((age as u64 & 0x3f) << 58)
 }
 
-/// The high 64 bits of `key * len` for `len < 2^32` in 64-bit arithmetic:
-/// WebAssembly has no 64 x 64 -> 128 multiply (a u128 product there is a call
-/// to `__multi3`), and a 32-bit address space's tables have fewer slots. Exact:
-/// `(hi * 2^32 + lo) * len / 2^64` rounds down to `(hi * len + lo * len / 2^32)
-/// / 2^32`, whose sum stays below `2^64 - 2^32`.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-#[inline]
-fn high_product(key: u64, len: u64) -> u64 {
-    debug_assert!(len <= u64::from(u32::MAX));
-    let (hi, lo) = (key >> 32, key & 0xffff_ffff);
-    (hi * len + ((lo * len) >> 32)) >> 32
-}
-
 fn unpack(data: u64) -> Entry {
     Entry {
         move_fp: data as u32,
@@ -313,23 +306,22 @@ mod tests {
         assert_eq!(TranspositionTable::for_nodes(u64::MAX).megabytes(), 1);
     }
 
-    /// The browser build's slot index is the native one.
+    /// A key and its colour flip land on mirrored slots (row and column of
+    /// the square swapped), inside the square, whatever the table's size.
     #[test]
-    fn high_product_is_the_u128_products_high_half() {
+    fn a_flipped_key_lands_on_the_mirrored_slot() {
         let mut key = 0x9e37_79b9_7f4a_7c15u64;
-        for len in [1u64, 1024, 1 << 20, 65_536 * 3 + 1, u64::from(u32::MAX)] {
-            for k in [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, 0xffff_ffff, 1 << 32] {
-                assert_eq!(
-                    high_product(k, len),
-                    ((k as u128 * len as u128) >> 64) as u64
-                );
-            }
+        for (megabytes, side) in [(1, 256), (2, 362), (3, 443), (16, 1024)] {
+            let tt = TranspositionTable::new(megabytes);
+            assert_eq!(tt.side, side);
             for _ in 0..10_000 {
                 key ^= key << 13;
                 key ^= key >> 7;
                 key ^= key << 17;
-                let want = ((key as u128 * len as u128) >> 64) as u64;
-                assert_eq!(high_product(key, len), want, "{key:#x} * {len}");
+                let (i, j) = (tt.index(key), tt.index(key.rotate_left(32)));
+                let side = side as usize;
+                assert!(i < side * side && j < side * side);
+                assert_eq!(j, (i % side) * side + i / side, "{key:#x}");
             }
         }
     }

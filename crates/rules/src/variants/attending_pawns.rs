@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 
 use super::{validate_standard, Variant};
-use crate::bitboards::piece_attacks;
+use crate::bitboards::{mover_order, piece_attacks};
 use crate::fen::FenError;
 use crate::live::{base_action, chess_effects, Action, Effects, Extra, Removal, VariantState, Why};
 use crate::movegen::{self, Legality, Stage};
@@ -58,9 +58,14 @@ impl Default for Links {
     }
 }
 
-/// Key of one link. A pair-dependent mix, so that `a1a2,b1b2` and `a1b2,b1a2` differ.
+/// Key of one link. A pair-dependent mix, so that `a1a2,b1b2` and `a1b2,b1a2` differ;
+/// a link whose celebrity stands on the upper half has the [`zobrist::flip`] of
+/// its mirror's key, so that keys flip with the board.
 #[inline]
 fn link_key(celebrity: Square, pawn: Square) -> u64 {
+    if celebrity as u32 >= 32 {
+        return zobrist::flip(link_key(celebrity.flip_vertical(), pawn.flip_vertical()));
+    }
     let mut z = zobrist::extra(0, celebrity) ^ zobrist::extra(1, pawn).rotate_left(17);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -282,7 +287,7 @@ fn push_placements<V: Variant>(
     enemies: Bitboard,
 ) {
     let safe_anyway = !attacked(pos, king, occupied, enemies);
-    for s in squares {
+    for s in mover_order(pos.turn(), squares) {
         if safe_anyway
             || !attacked(
                 pos,
@@ -362,7 +367,7 @@ impl AttendingPawns {
         let their = pos.them();
         let their_king = pos.by_piece((!us).king());
         let king = pos.king_of(us);
-        for from in links.celebrities() & our {
+        for from in mover_order(us, links.celebrities() & our) {
             let Some(piece) = pos.piece_at(from) else {
                 continue;
             };
@@ -370,7 +375,7 @@ impl AttendingPawns {
                 continue;
             };
             let lifted = occ & !Bitboard::from_square(from) & !Bitboard::from_square(pawn);
-            for to in piece_attacks(from, piece, occ) & !our {
+            for to in mover_order(us, piece_attacks(from, piece, occ) & !our) {
                 let occupied = lifted | Bitboard::from_square(to);
                 let enemies = their & !Bitboard::from_square(to);
                 let mut squares = placement_squares(to, us, occupied, enemies, their_king);
@@ -407,7 +412,7 @@ impl AttendingPawns {
         let king = pos.king_of(us);
         let seventh = Bitboard::from_rank(us.relative_rank(Rank::Seventh));
         let forward: i32 = if us == Color::White { 8 } else { -8 };
-        for from in pos.by_piece(us.pawn()) & seventh {
+        for from in mover_order(us, pos.by_piece(us.pawn()) & seventh) {
             let mut targets = attacks::pawn_attacks(us, from) & their;
             // Rule 1: only an attached pawn may advance without capturing.
             if links.pawns().contains(from) {
@@ -417,7 +422,7 @@ impl AttendingPawns {
                     }
                 }
             }
-            for to in targets {
+            for to in mover_order(us, targets) {
                 let occupied = (occ & !Bitboard::from_square(from)) | Bitboard::from_square(to);
                 let enemies = their & !Bitboard::from_square(to);
                 let squares = placement_squares(to, us, occupied, enemies, their_king);
@@ -473,7 +478,10 @@ impl AttendingPawns {
                 }
                 Some(p) => {
                     let lifted = occ1 & !Bitboard::from_square(p);
-                    for a in placement_squares(base.to, us, lifted, their, their_king) {
+                    for a in mover_order(
+                        us,
+                        placement_squares(base.to, us, lifted, their, their_king),
+                    ) {
                         firsts[n_first] = (
                             Some(placement(p, a)),
                             lifted | Bitboard::from_square(a),
@@ -495,7 +503,10 @@ impl AttendingPawns {
                     }
                     Some(p) => {
                         let lifted = occ2 & !Bitboard::from_square(p);
-                        for b in placement_squares(rook_to, us, lifted, their2, their_king) {
+                        for b in mover_order(
+                            us,
+                            placement_squares(rook_to, us, lifted, their2, their_king),
+                        ) {
                             let occ3 = lifted | Bitboard::from_square(b);
                             let their3 = their2 & !Bitboard::from_square(b);
                             if !attacked(pos, Some(base.to), occ3, their3) {

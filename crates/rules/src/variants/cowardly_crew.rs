@@ -14,7 +14,7 @@
 use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
 use super::{rank_of, validate_standard, Variant};
-use crate::bitboards::neighbourhood;
+use crate::bitboards::{mover_order, neighbourhood};
 use crate::live::{base_action, chess_effects, Action, Effects, Extra};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveKind, MoveList};
@@ -200,7 +200,7 @@ fn add_conversion_moves(pos: &Position<CowardlyCrew>, out: &mut MoveList) {
 
     // The king: legal when the destination is not defended, or when every
     // defender defects (its limit is 5).
-    for to in attacks::king_attacks(king) & targets {
+    for to in mover_order(us, attacks::king_attacks(king) & targets) {
         let defectors = attacks::king_attacks(to) & waverers.up_to[5];
         if defectors.is_empty() {
             continue;
@@ -223,7 +223,7 @@ fn add_conversion_moves(pos: &Position<CowardlyCrew>, out: &mut MoveList) {
         Role::Rook,
         Role::Queen,
     ] {
-        for from in pos.by_piece(role.of(us)) {
+        for from in mover_order(us, pos.by_piece(role.of(us))) {
             let reach = match role {
                 Role::Pawn => attacks::pawn_attacks(us, from),
                 Role::Knight => attacks::knight_attacks(from),
@@ -231,7 +231,7 @@ fn add_conversion_moves(pos: &Position<CowardlyCrew>, out: &mut MoveList) {
                 Role::Rook => attacks::rook_attacks(from, occupied),
                 _ => attacks::queen_attacks(from, occupied),
             };
-            for to in reach & targets {
+            for to in mover_order(us, reach & targets) {
                 let victim = pos.role_at(to).map_or(0, rank_of);
                 let limit = rank_of(role).max(victim) as usize;
                 if (attacks::king_attacks(to) & waverers.up_to[limit]).is_empty() {
@@ -258,7 +258,10 @@ fn add_conversion_moves(pos: &Position<CowardlyCrew>, out: &mut MoveList) {
 
     // En passant (a pawn takes a pawn: only pawns convert), judged by trial.
     if let Some(ep) = ep {
-        for from in attacks::pawn_attacks(them, ep) & pos.by_piece(us.pawn()) {
+        for from in mover_order(
+            us,
+            attacks::pawn_attacks(them, ep) & pos.by_piece(us.pawn()),
+        ) {
             let mv = Move::new(MoveKind::EnPassant, from, ep);
             let victim = Square::from_coords(ep.file(), from.rank());
             if waverers.eligible(pos, mv, (victim, Role::Pawn)).is_empty() {

@@ -18,7 +18,7 @@
 use shakmaty::{attacks, Bitboard, Color, Rank, Role, Square};
 
 use super::{validate_king_count, validate_pawn_ranks, Variant};
-use crate::bitboards::{FILE_A, FILE_H};
+use crate::bitboards::{mover_order, FILE_A, FILE_H};
 use crate::fen::FenError;
 use crate::live::{
     base_action, chess_effects, Action, Effects, Extra, MissileEvent, Removal, VariantState, Why,
@@ -287,7 +287,7 @@ fn generate_launches(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Sco
     let king = pos.king_of(us);
     let mut alive_for = (Bitboard::EMPTY, Bitboard::EMPTY);
     let mut alive = [[0u64; 8]; MAX_PATH];
-    for launch in loaded_pawns(pos, us) {
+    for launch in mover_order(us, loaded_pawns(pos, us)) {
         let occ0 = occ.without(launch);
         // The launch is legal when the king is safe once the pawn has left and the
         // target is gone. Only a victim on a line from the king can open one by
@@ -339,6 +339,7 @@ fn generate_launches(pos: &Position<CruisePawns>, out: &mut MoveList, scope: Sco
             ($sink:expr) => {
                 Flight {
                     launch,
+                    black: us == Color::Black,
                     enemy,
                     walls,
                     targets,
@@ -557,6 +558,10 @@ fn launch_move(launch: Square, path: Path) -> Move {
 /// The path search from one launch square.
 struct Flight<S: Sink> {
     launch: Square,
+    /// Black's missile explores the mirror image of White's order (first
+    /// directions south before north, right turns before left), so that the
+    /// colour-flipped position lists its paths in the flipped order.
+    black: bool,
     /// Enemy pieces: a path may end on one but never pass it.
     enemy: Bitboard,
     /// Squares a path may not pass (where it could be shot down, for the
@@ -576,8 +581,10 @@ struct Flight<S: Sink> {
 impl<S: Sink> Flight<S> {
     fn fly_from(&mut self, out: &mut MoveList) {
         let first = &NEXT[self.launch as usize];
-        for (d, &n) in first.iter().enumerate() {
-            self.step(n, d, 0, 0, 0, out);
+        for i in 0..8 {
+            // The vertical mirror of direction `i` is `4 - i` (mod 8).
+            let d = if self.black { (12 - i) & 7 } else { i };
+            self.step(first[d], d, 0, 0, 0, out);
         }
     }
 
@@ -623,9 +630,14 @@ impl<S: Sink> Flight<S> {
     fn expand(&mut self, sq: usize, d: usize, k: usize, bits: u64, mask: u64, out: &mut MoveList) {
         let next = &NEXT[sq];
         let (left, right) = ((d + 7) & 7, (d + 1) & 7);
-        self.step(next[left], left, k, bits, mask, out);
+        let (first, last) = if self.black {
+            (right, left)
+        } else {
+            (left, right)
+        };
+        self.step(next[first], first, k, bits, mask, out);
         self.step(next[d], d, k, bits, mask, out);
-        self.step(next[right], right, k, bits, mask, out);
+        self.step(next[last], last, k, bits, mask, out);
     }
 }
 
@@ -648,8 +660,8 @@ fn generate_in_flight(
     let start = out.len();
     let mut shot = Bitboard::EMPTY;
     let last_rank = (!defender).backrank();
-    for si in missile.path.intermediate() & !occ {
-        for from in pos.attackers_to(si, defender, occ) {
+    for si in mover_order(defender, missile.path.intermediate() & !occ) {
+        for from in mover_order(defender, pos.attackers_to(si, defender, occ)) {
             // Shoot-down legality: the target still stands, the missile is gone.
             let occ2 = occ.without(from).with(si);
             let safe = match king {

@@ -12,7 +12,7 @@
 use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
 use super::{validate_pawn_ranks, Variant};
-use crate::bitboards::{piece_attacks, FILE_A, FILE_H};
+use crate::bitboards::{mover_order, piece_attacks, FILE_A, FILE_H};
 use crate::fen::FenError;
 use crate::game::Outcome;
 use crate::live::{chess_effects, Effects};
@@ -906,12 +906,12 @@ pub fn generate<S: Sink>(pos: &Position<Pacifist>, out: &mut S, noisy_only: bool
         Role::Rook,
         Role::Queen,
     ] {
-        for from in Bitboard(base.pieces(role, us)) {
+        for from in mover_order(us, Bitboard(base.pieces(role, us))) {
             let mut targets = piece_attacks(from, role.of(us), Bitboard(base.occ())).0 & empty;
             // The order of the moves (off the footprint first) is kept for the
             // search's move ordering.
             if !is_related(from) {
-                out.push_all(from, Bitboard(targets & !related));
+                out.push_all(us, from, Bitboard(targets & !related));
                 targets &= related;
             }
             if targets == 0 {
@@ -919,10 +919,10 @@ pub fn generate<S: Sink>(pos: &Position<Pacifist>, out: &mut S, noisy_only: bool
             }
             let sure = sure(from, role);
             if targets & !sure == 0 {
-                out.push_all(from, Bitboard(targets));
+                out.push_all(us, from, Bitboard(targets));
                 continue;
             }
-            for to in Bitboard(targets) {
+            for to in mover_order(us, Bitboard(targets)) {
                 let mv = Move::new(MoveKind::Normal, from, to);
                 if sure & (1u64 << to as u32) != 0 {
                     out.push(mv);
@@ -995,7 +995,7 @@ pub fn generate<S: Sink>(pos: &Position<Pacifist>, out: &mut S, noisy_only: bool
             }
         }
     }
-    for from in Bitboard(pawns) {
+    for from in mover_order(us, Bitboard(pawns)) {
         let Some(one) = from.offset(forward) else {
             continue;
         };

@@ -13,7 +13,7 @@
 use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
 use super::Variant;
-use crate::bitboards::neighbourhood;
+use crate::bitboards::{mover_order, neighbourhood};
 use crate::live::{base_action, chess_effects, Action, Effects, Extra, Removal, Why};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{write_square, Move, MoveKind, MoveList};
@@ -190,7 +190,7 @@ pub fn generate_subversions(
     let queens = pos.by_piece(us.queen());
     let officers = knights | bishops | rooks | queens;
 
-    for target in targets {
+    for target in mover_order(us, targets) {
         let mut offer = |paid: Bitboard| {
             if !king_exposed(pos, king, target, paid) {
                 out.push(Move::new(SUBVERSION, target, target).with_extra(paid.0));
@@ -198,7 +198,7 @@ pub fn generate_subversions(
         };
         if !checkers.contains(target) {
             // Price 1: a target not attacking the king costs exactly one pawn.
-            for pawn in pawns {
+            for pawn in mover_order(us, pawns) {
                 offer(Bitboard::from_square(pawn));
             }
             continue;
@@ -206,25 +206,25 @@ pub fn generate_subversions(
         match pos.role_at(target) {
             // Price 2: a checking P, N or B costs one N, B, R or Q.
             Some(Role::Pawn | Role::Knight | Role::Bishop) => {
-                for piece in officers {
+                for piece in mover_order(us, officers) {
                     offer(Bitboard::from_square(piece));
                 }
             }
             // Price 3: a checking rook costs R; Q; B+B; N+N; B+N; or N-or-B with
             // every pawn (only with at least one pawn).
             Some(Role::Rook) => {
-                for piece in rooks | queens {
+                for piece in mover_order(us, rooks | queens) {
                     offer(Bitboard::from_square(piece));
                 }
-                for_each_pair(bishops, &mut offer);
-                for_each_pair(knights, &mut offer);
-                for bishop in bishops {
-                    for knight in knights {
+                for_each_pair(us, bishops, &mut offer);
+                for_each_pair(us, knights, &mut offer);
+                for bishop in mover_order(us, bishops) {
+                    for knight in mover_order(us, knights) {
                         offer(Bitboard::from_square(bishop).with(knight));
                     }
                 }
                 if pawns.any() {
-                    for minor in knights | bishops {
+                    for minor in mover_order(us, knights | bishops) {
                         offer(pawns.with(minor));
                     }
                 }
@@ -232,9 +232,9 @@ pub fn generate_subversions(
             // Price 4: a checking queen costs any three of N, B, R, Q, or any two of
             // them with every pawn (only with at least one pawn).
             Some(Role::Queen) => {
-                for_each_triple(officers, &mut offer);
+                for_each_triple(us, officers, &mut offer);
                 if pawns.any() {
-                    for_each_pair(officers, &mut |pair| offer(pair | pawns));
+                    for_each_pair(us, officers, &mut |pair| offer(pair | pawns));
                 }
             }
             Some(Role::King) | None => {}
@@ -242,22 +242,24 @@ pub fn generate_subversions(
     }
 }
 
-/// Calls `f` with every two-square subset of `set`.
+/// Calls `f` with every two-square subset of `set`, in `us`'s [`mover_order`].
 #[inline]
-fn for_each_pair(set: Bitboard, f: &mut impl FnMut(Bitboard)) {
+fn for_each_pair(us: Color, set: Bitboard, f: &mut impl FnMut(Bitboard)) {
     let mut rest = set;
-    while let Some(a) = rest.pop_front() {
-        for b in rest {
+    for a in mover_order(us, set) {
+        rest.discard(a);
+        for b in mover_order(us, rest) {
             f(Bitboard::from_square(a).with(b));
         }
     }
 }
 
-/// Calls `f` with every three-square subset of `set`.
+/// Calls `f` with every three-square subset of `set`, in `us`'s [`mover_order`].
 #[inline]
-fn for_each_triple(set: Bitboard, f: &mut impl FnMut(Bitboard)) {
+fn for_each_triple(us: Color, set: Bitboard, f: &mut impl FnMut(Bitboard)) {
     let mut rest = set;
-    while let Some(a) = rest.pop_front() {
-        for_each_pair(rest, &mut |pair| f(pair.with(a)));
+    for a in mover_order(us, set) {
+        rest.discard(a);
+        for_each_pair(us, rest, &mut |pair| f(pair.with(a)));
     }
 }
