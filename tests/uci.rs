@@ -1361,20 +1361,32 @@ fn fuzzed_commands_never_hang_crash_or_corrupt() {
     assert!(status.success(), "exit status {status}");
 }
 
-/// A long iteration still reports: at least one `currmove` line (no score) in
-/// three seconds of a Cruise Pawns middlegame, and no second passes without a
-/// line of some kind.
+/// A long iteration still reports: a `currmove` line (no score) once an
+/// iteration of a Cruise Pawns middlegame runs past a second, and no second
+/// passes without a line of some kind. The search is infinite and stopped
+/// after the first such line: iterations grow with the depth, so one outlasts
+/// a second on any machine, where a fixed move time can end first on a fast
+/// one (three seconds did here: depth 13 began at 2.4 s).
 #[test]
 fn long_iterations_report_progress() {
+    let is_progress = |l: &String| l.split_whitespace().any(|w| w == "currmove");
     let mut e = Uci::start();
     e.send("setoption name UCI_Variant value cruisepawns");
     e.send("position fen r1bqk2r/pp3ppp/2n1pn2/2bp4/2P5/2N1PN2/PP1B1PPP/R2QKB1R w KQkq - 0 7 -");
-    e.send("go movetime 3000");
-    let (lines, _) = e.bestmove(30 * SEC);
-    let progress: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.split_whitespace().any(|w| w == "currmove"))
-        .collect();
+    e.send("go infinite");
+    let deadline = Instant::now() + 30 * SEC;
+    let mut lines: Vec<String> = Vec::new();
+    while !lines.iter().any(is_progress) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match e.lines.recv_timeout(left) {
+            Ok(line) => lines.push(line),
+            Err(_) => panic!("no currmove line in 30 s: {lines:?}"),
+        }
+    }
+    e.send("stop");
+    let (rest, _) = e.bestmove(10 * SEC);
+    lines.extend(rest);
+    let progress: Vec<&String> = lines.iter().filter(|l| is_progress(l)).collect();
     assert!(!progress.is_empty(), "{lines:?}");
     for l in &progress {
         assert!(l.contains(" currmovenumber ") && l.contains(" nps "), "{l}");
