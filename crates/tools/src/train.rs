@@ -9,9 +9,10 @@
 //! network. Every variant's network has the same inputs, the 768
 //! piece-on-square features of `nnue::feature`, read from the position as the
 //! variant's FEN parser builds it (so a line that is not a legal FEN of the variant
-//! is skipped). The target is `lambda * sigmoid(scale * score / 400) +
+//! is skipped). The target is `lambda * sigmoid(scale * score / K) +
 //! (1 - lambda) * result`, seen from the side to move; the loss is the squared
-//! error of `sigmoid(output)`, output 1.0 = 400 centipawns (nnue::SCALE). Adam with
+//! error of `sigmoid(output * 400 / K)`, output 1.0 = 400 centipawns
+//! (nnue::SCALE), K = `--win-scale` (400 unless told). Adam with
 //! mini-batches, the batch's gradient summed over rayon's threads; the learning rate
 //! drops tenfold for the last fifth of the epochs. A random 1/50 of the positions
 //! is held out and its loss printed each epoch, as is the loss on any `--test`
@@ -91,6 +92,13 @@ pub struct TrainArgs {
     /// Factor from the labels' centipawns to Turncoat's.
     #[arg(long, default_value_t = 0.9)]
     pub scale: f32,
+    /// Turncoat's centipawns per unit of the win-probability sigmoid in the
+    /// target and the loss (400, the network's own unit, unless told). A
+    /// result blended in by --lambda moves the network's centipawns unless
+    /// this matches what the scores win: `train` prints the value that fits
+    /// the data's results best. The network still outputs centipawns.
+    #[arg(long, default_value_t = nnue::SCALE as f32)]
+    pub win_scale: f32,
     /// Also train on every position mirrored left-right (sound where the
     /// variant's rules are symmetric that way but for castling).
     #[arg(long)]
@@ -250,7 +258,7 @@ fn sample_of<V: Policy>(labelled: &Labelled<V>, args: &TrainArgs) -> Result<Samp
         count: 0,
         pieces: nnue::piece_count(&boards) as u8,
         white_to_move: pos.turn() == Color::White,
-        target: args.lambda * sigmoid(args.scale * score / nnue::SCALE as f32)
+        target: args.lambda * sigmoid(args.scale * score / args.win_scale)
             + (1.0 - args.lambda) * result,
         base: [0.0; 2],
     };
@@ -312,6 +320,9 @@ struct Params {
     /// BUCKETS output layers of 2 * hidden weights, one after the other.
     w2: Vec<f32>,
     b2: Vec<f32>,
+    /// Sigmoid units per output unit in the loss, `nnue::SCALE / --win-scale`
+    /// (1 unless told); not part of the network file.
+    steepness: f32,
 }
 
 /// One thread's working memory for a sample: the two views' first-layer sums
@@ -331,6 +342,7 @@ impl Params {
             b1: vec![0.0; hidden],
             w2: vec![0.0; BUCKETS * 2 * hidden],
             b2: vec![0.0; BUCKETS],
+            steepness: 1.0,
         }
     }
 
@@ -386,7 +398,7 @@ impl Params {
     /// The output's probability through output layer `bucket`; `acc` is left
     /// holding the first layer's sums for both views (side to move first).
     fn forward(&self, views: [&[u16]; 2], bucket: usize, base: f32, acc: &mut [f32]) -> f32 {
-        sigmoid(self.forward_logit(views, bucket, acc) + base)
+        sigmoid(self.steepness * (self.forward_logit(views, bucket, acc) + base))
     }
 
     /// The output before the sigmoid, in units of `nnue::SCALE` centipawns: what
@@ -434,7 +446,7 @@ impl Params {
         let Scratch { acc, d } = scratch;
         let p = self.forward([&us[..n], &them[..n]], bucket, s.base[0], acc);
         let err = p - s.target_to_move();
-        let g = 2.0 * err * p * (1.0 - p);
+        let g = 2.0 * err * p * (1.0 - p) * self.steepness;
         grad.b2[bucket] += g;
         for (half, (a, feats)) in acc.chunks_exact(h).zip([&us[..n], &them[..n]]).enumerate() {
             let w2 = &self.w2[(2 * bucket + half) * h..][..h];
@@ -512,6 +524,7 @@ impl Params {
             b1: b1.iter().map(|&w| w as f32 / qa).collect(),
             w2: w2.iter().map(|&w| w as f32 / qb).collect(),
             b2: b2.iter().map(|&b| b as f32 / (qa * qb)).collect(),
+            steepness: 1.0,
         })
     }
 
@@ -582,13 +595,88 @@ impl Adam {
     }
 }
 
+/// The sigmoid units [`WinFit::best`] chooses from, in centipawns.
+const WIN_FIT_RANGE: std::ops::RangeInclusive<u32> = 50..=2000;
+
+/// What the data's scores win, for `--win-scale`: positions and White's
+/// results by score (Turncoat's centipawns, White's view) in bins of
+/// [`WinFit::BIN`] centipawns, the scores beyond +-[`WinFit::EDGE`] in the
+/// last bins. Enough for the squared error of `sigmoid(cp / K)` against the
+/// results for any K, without holding the scores.
+struct WinFit {
+    count: Vec<f64>,
+    /// Sum of the results, and of their squares, a bin.
+    sum: Vec<f64>,
+    sum_sq: Vec<f64>,
+}
+
+impl Default for WinFit {
+    fn default() -> Self {
+        let bins = (2.0 * WinFit::EDGE / WinFit::BIN) as usize + 1;
+        WinFit {
+            count: vec![0.0; bins],
+            sum: vec![0.0; bins],
+            sum_sq: vec![0.0; bins],
+        }
+    }
+}
+
+impl WinFit {
+    const BIN: f32 = 10.0;
+    const EDGE: f32 = 2000.0;
+
+    fn add(&mut self, cp: f32, result: f32) {
+        let bin = ((cp.clamp(-Self::EDGE, Self::EDGE) + Self::EDGE) / Self::BIN).round() as usize;
+        let result = f64::from(result);
+        self.count[bin] += 1.0;
+        self.sum[bin] += result;
+        self.sum_sq[bin] += result * result;
+    }
+
+    /// The mean squared error of `sigmoid(cp / k)` as the results' prediction.
+    fn error(&self, k: f64) -> f64 {
+        let mut total = 0.0;
+        for (i, ((n, sum), sum_sq)) in self
+            .count
+            .iter()
+            .zip(&self.sum)
+            .zip(&self.sum_sq)
+            .enumerate()
+        {
+            let cp = i as f64 * f64::from(Self::BIN) - f64::from(Self::EDGE);
+            let p = 1.0 / (1.0 + (-cp / k).exp());
+            total += n * p * p - 2.0 * p * sum + sum_sq;
+        }
+        total / self.count.iter().sum::<f64>().max(1.0)
+    }
+
+    /// The whole number of centipawns in [`WIN_FIT_RANGE`] whose sigmoid
+    /// predicts the results best; none without positions, or where the best
+    /// lies at the range's end (results that do not follow the scores, such
+    /// as all draws, fit an ever flatter sigmoid).
+    fn best(&self) -> Option<u32> {
+        if self.count.iter().sum::<f64>() == 0.0 {
+            return None;
+        }
+        let best = WIN_FIT_RANGE.min_by(|&a, &b| {
+            self.error(f64::from(a))
+                .total_cmp(&self.error(f64::from(b)))
+        })?;
+        (best != *WIN_FIT_RANGE.start() && best != *WIN_FIT_RANGE.end()).then_some(best)
+    }
+}
+
 /// The positions of `paths` (`--variant`'s, text or packed), malformed lines
 /// skipped, and positions a [`Sample`] cannot hold left out (Attending Pawns'
 /// promotions add pieces, so its boards can pass 32). The two are counted
 /// apart: the first says the data are damaged, the second does not. The files
 /// are read a line or record at a time; what stays in memory is the samples,
 /// [`SAMPLE_BYTES`] each.
-fn load(paths: &[PathBuf], args: &TrainArgs) -> Result<Vec<Sample>, String> {
+fn load(
+    paths: &[PathBuf],
+    args: &TrainArgs,
+    mut wins: Option<&mut WinFit>,
+) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     let (mut malformed, mut left_out) = (0usize, 0usize);
     for path in paths {
@@ -597,6 +685,9 @@ fn load(paths: &[PathBuf], args: &TrainArgs) -> Result<Vec<Sample>, String> {
                 Ok(labelled) => match sample_of(&labelled, args) {
                     Ok(sample) => {
                         samples.push(sample);
+                        if let Some(wins) = wins.as_deref_mut() {
+                            wins.add(args.scale * labelled.score, labelled.result);
+                        }
                         return Ok(());
                     }
                     Err(e) => (
@@ -668,6 +759,12 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
             args.scale
         ));
     }
+    if !(args.win_scale.is_finite() && args.win_scale > 0.0) {
+        return Err(format!(
+            "--win-scale must be a positive number, got {}",
+            args.win_scale
+        ));
+    }
     if args.out.is_dir() {
         return Err(format!("--out '{}' is a directory", args.out.display()));
     }
@@ -726,13 +823,25 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
             p
         }
     };
+    let initial = Params {
+        steepness: nnue::SCALE as f32 / args.win_scale,
+        ..initial
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()
         .map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let mut samples = load(&args.data, args)?;
-    let test = load(&args.test, args)?;
+    let mut wins = WinFit::default();
+    let mut samples = load(&args.data, args, Some(&mut wins))?;
+    let test = load(&args.test, args, None)?;
+    match wins.best() {
+        Some(k) => eprintln!(
+            "the results fit sigmoid(cp / K) best at K = {k} (--win-scale {})",
+            args.win_scale
+        ),
+        None => eprintln!("the results fit no sigmoid(cp / K) with K in {WIN_FIT_RANGE:?}"),
+    }
     if !args.test.is_empty() && test.is_empty() {
         return Err("the --test files hold no positions".to_string());
     }
@@ -857,6 +966,7 @@ mod tests {
             lr: 0.0,
             lambda: 1.0,
             scale: 1.0,
+            win_scale: 400.0,
             mirror: false,
             seed: 1,
             threads: 1,
@@ -1714,6 +1824,12 @@ mod tests {
     /// covers both; a missing factor or a wrong sign is off by a multiple.
     #[test]
     fn gradient_matches_finite_differences() {
+        gradient_matches_finite_differences_at(1.0);
+        // A --win-scale of 250 centipawns.
+        gradient_matches_finite_differences_at(1.6);
+    }
+
+    fn gradient_matches_finite_differences_at(steepness: f32) {
         const H: usize = 4;
         const STEP: f32 = 1e-2;
         const ABSOLUTE: f64 = 5e-5;
@@ -1724,6 +1840,7 @@ mod tests {
         p.b1 = vec![0.3, 0.7, 1.4, -0.4];
         p.w2.iter_mut().for_each(|w| *w *= 4.0);
         p.b2 = (0..BUCKETS).map(|b| 0.1 * b as f32 - 0.3).collect();
+        p.steepness = steepness;
         let mut scratch = p.scratch();
         let mut buckets = Vec::new();
         for s in &samples {
@@ -1830,5 +1947,59 @@ mod tests {
             after < before / 2.0 && after < variance / 2.0,
             "validation loss {before} -> {after}; targets' variance {variance}"
         );
+    }
+    /// `--win-scale` changes the sigmoid the target and the loss read
+    /// centipawns through, not the centipawns: with scores alone as the target,
+    /// the output without error is the label's centipawns at any K. A
+    /// position labelled +300 cp, K = 200: its target is sigmoid(1.5), and a
+    /// network whose output is 0.75 (300 cp) meets it exactly, while one at
+    /// 1.5 (600 cp, what the target would ask of K = 400's loss) does not.
+    #[test]
+    fn win_scale_changes_the_sigmoid_not_the_centipawns() {
+        let mut a = args();
+        a.win_scale = 200.0;
+        let s = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1;300;0.5", &a).unwrap();
+        assert_eq!(s.target, sigmoid(1.5));
+        let mut p = Params::zeros(Layout::Plain, 32);
+        p.steepness = nnue::SCALE as f32 / a.win_scale;
+        let mut scratch = p.scratch();
+        p.b2[s.bucket()] = 0.75;
+        assert!(p.error(&s, &mut scratch) < 1e-12);
+        p.b2[s.bucket()] = 1.5;
+        assert!(p.error(&s, &mut scratch) > 1e-3);
+    }
+
+    /// The fit finds the sigmoid the results were made from: every 10
+    /// centipawns from -1500 to 1500, results won as often as sigmoid(cp /
+    /// 275) says (as whole games: 1000 a score, that many of them wins);
+    /// results that do not follow the scores fit none.
+    #[test]
+    fn win_fit_finds_the_sigmoid_the_results_follow() {
+        let mut wins = WinFit::default();
+        for cp in (-1500..=1500).step_by(10) {
+            let won = (1000.0 / (1.0 + (-f64::from(cp) / 275.0).exp())).round() as usize;
+            for game in 0..1000 {
+                wins.add(cp as f32, if game < won { 1.0 } else { 0.0 });
+            }
+        }
+        assert_eq!(wins.best(), Some(275));
+        let mut draws = WinFit::default();
+        for cp in (-1500..=1500).step_by(10) {
+            draws.add(cp as f32, 0.5);
+        }
+        assert_eq!(draws.best(), None);
+        assert_eq!(WinFit::default().best(), None);
+    }
+
+    #[test]
+    fn win_scale_must_be_positive() {
+        for bad in [0.0, -400.0, f32::NAN, f32::INFINITY] {
+            let mut a = args();
+            a.win_scale = bad;
+            a.lr = 0.001;
+            a.out = PathBuf::from("never-written.net");
+            let err = fit(&a).err().unwrap();
+            assert!(err.contains("--win-scale"), "{bad}: {err}");
+        }
     }
 }
