@@ -658,10 +658,9 @@ impl WinFit {
         if self.count.iter().sum::<f64>() == 0.0 {
             return None;
         }
-        let best = WIN_FIT_RANGE.min_by(|&a, &b| {
-            self.error(f64::from(a))
-                .total_cmp(&self.error(f64::from(b)))
-        })?;
+        let (best, _) = WIN_FIT_RANGE
+            .map(|k| (k, self.error(f64::from(k))))
+            .min_by(|a, b| a.1.total_cmp(&b.1))?;
         (best != *WIN_FIT_RANGE.start() && best != *WIN_FIT_RANGE.end()).then_some(best)
     }
 }
@@ -1948,6 +1947,7 @@ mod tests {
             "validation loss {before} -> {after}; targets' variance {variance}"
         );
     }
+
     /// `--win-scale` changes the sigmoid the target and the loss read
     /// centipawns through, not the centipawns: with scores alone as the target,
     /// the output without error is the label's centipawns at any K. A
