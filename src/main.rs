@@ -90,8 +90,9 @@ enum Command {
     /// --out file.
     Train(train::TrainArgs),
     #[cfg(feature = "tools")]
-    /// Write a network file with its output moved by --by centipawns (every
-    /// output layer's bias), as Subversion's shipped network was lowered by 25.
+    /// Write a network file with its output scaled by --times and moved by
+    /// --by centipawns (the output layers' weights and biases), as
+    /// Subversion's shipped network was lowered by 25.
     ShiftOutput(shift::ShiftArgs),
     #[cfg(feature = "tournament")]
     /// Combine the PGN files of match shards into one Elo / pentanomial report.

@@ -1,9 +1,12 @@
 //! `turncoat shift-output`: a network file whose output is moved by a whole
-//! number of centipawns (every output layer's bias), nothing else changed.
+//! number of centipawns (every output layer's bias), or scaled by a factor
+//! (every output layer's weights and bias), nothing else changed.
 //! A network that gives the side to move a constant excess over what its
 //! searches bear out makes the score rise and fall with the depth's parity;
 //! Subversion's second network ships lowered by 25 cp this way
-//! (docs/TRAINING.md, "Subversion, generation 2").
+//! (docs/TRAINING.md, "Subversion, generation 2"). A scaled network asks
+//! whether the search's margins want the network's centipawns larger or
+//! smaller (docs/TRAINING.md, "A lineage of Turncoat's own, third start").
 
 use std::path::PathBuf;
 
@@ -17,9 +20,14 @@ use crate::data;
 pub struct ShiftArgs {
     /// The network file to read.
     pub input: PathBuf,
-    /// Centipawns to add to the network's output (negative to lower it).
-    #[arg(long, allow_hyphen_values = true)]
+    /// Centipawns to add to the network's output (negative to lower it),
+    /// after any --times.
+    #[arg(long, allow_hyphen_values = true, default_value_t = 0)]
     pub by: i32,
+    /// Factor to multiply the network's output by (each output weight and
+    /// bias, rounded to its units): 0.88 makes its centipawns 12 % smaller.
+    #[arg(long, default_value_t = 1.0)]
+    pub times: f64,
     /// Where to write the shifted network (a new file).
     #[arg(long)]
     pub out: PathBuf,
@@ -28,14 +36,16 @@ pub struct ShiftArgs {
 pub fn run(args: &ShiftArgs) -> Result<(), String> {
     let bytes =
         nnue::read_file(&args.input).map_err(|e| format!("{}: {e}", args.input.display()))?;
-    let shifted = shift(&bytes, args.by).map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let scaled = scale(&bytes, args.times).map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let shifted = shift(&scaled, args.by).map_err(|e| format!("{}: {e}", args.input.display()))?;
     data::write_beside(&args.out, |tmp| {
         std::fs::write(tmp, &shifted).map_err(|e| format!("cannot write {}: {e}", tmp.display()))
     })?;
     eprintln!(
-        "wrote {}: {} with its output moved by {} cp",
+        "wrote {}: {} with its output times {} and moved by {} cp",
         args.out.display(),
         args.input.display(),
+        args.times,
         args.by
     );
     Ok(())
@@ -52,6 +62,53 @@ fn bias_offsets(net: &Network) -> impl Iterator<Item = usize> {
     let hidden = net.hidden();
     let first = 8 + 2 * (net.layout().inputs() * hidden + hidden);
     (0..BUCKETS).map(move |bucket| first + bucket * (4 * hidden + 4) + 4 * hidden)
+}
+
+/// Where each output layer's weights (2 * hidden i16) start in `net`'s file.
+fn weight_offsets(net: &Network) -> impl Iterator<Item = usize> {
+    let hidden = net.hidden();
+    bias_offsets(net).map(move |at| at - 4 * hidden)
+}
+
+/// The largest output weight the engine loads (255 times it must fit 16 bits).
+const MAX_OUTPUT_WEIGHT: f64 = 128.0;
+
+/// `bytes`, a network file, with every output layer's weights and bias
+/// multiplied by `factor` and rounded (half away from zero), so that the
+/// output is `factor` times what it was, give or take the rounding of the
+/// weights (a 64th of a unit each). A weight pushed past what the engine
+/// loads is an error, not clipped: a clipped network is a different network.
+pub fn scale(bytes: &[u8], factor: f64) -> Result<Vec<u8>, String> {
+    if !(factor.is_finite() && factor > 0.0) {
+        return Err(format!("--times must be a positive number, got {factor}"));
+    }
+    let net = Network::from_bytes(bytes).map_err(|e| e.to_string())?;
+    let mut out = bytes.to_vec();
+    if factor == 1.0 {
+        return Ok(out);
+    }
+    let hidden = net.hidden();
+    for (bucket, (weights, bias)) in weight_offsets(&net).zip(bias_offsets(&net)).enumerate() {
+        for at in (weights..weights + 4 * hidden).step_by(2) {
+            let w = f64::from(i16::from_le_bytes([out[at], out[at + 1]]));
+            let scaled = (w * factor).round();
+            if scaled.abs() > MAX_OUTPUT_WEIGHT {
+                return Err(format!(
+                    "times {factor}: output layer {bucket}: a weight of {scaled} is beyond +-128"
+                ));
+            }
+            out[at..at + 2].copy_from_slice(&(scaled as i16).to_le_bytes());
+        }
+        let field = &mut out[bias..bias + 4];
+        let b2 = f64::from(i32::from_le_bytes([field[0], field[1], field[2], field[3]]));
+        let scaled = (b2 * factor).round() as i64;
+        let scaled = i32::try_from(scaled).map_err(|_| {
+            format!("times {factor}: output layer {bucket}: a bias of {scaled} leaves 32 bits")
+        })?;
+        field.copy_from_slice(&scaled.to_le_bytes());
+    }
+    Network::from_bytes(&out).map_err(|e| format!("times {factor}: {e}"))?;
+    Ok(out)
 }
 
 /// `bytes`, a network file, with `cp` centipawns added to every output
@@ -122,6 +179,47 @@ mod tests {
                 "{text}: {before} -> {after}"
             );
         }
+    }
+
+    /// Times 1 is the file itself; times 0.5 halves every output weight and
+    /// bias (rounded half away from zero) and touches nothing else; a factor
+    /// that is not a positive number, or one that pushes a weight past 128,
+    /// is refused.
+    #[test]
+    fn a_scale_multiplies_the_output_layers_and_nothing_else() {
+        assert_eq!(scale(shipped(), 1.0).unwrap(), shipped());
+        let half = scale(shipped(), 0.5).unwrap();
+        let net = Network::from_bytes(shipped()).unwrap();
+        let hidden = net.hidden();
+        let mut touched = vec![false; half.len()];
+        for (weights, bias) in weight_offsets(&net).zip(bias_offsets(&net)) {
+            for at in (weights..weights + 4 * hidden).step_by(2) {
+                let w = |b: &[u8]| i16::from_le_bytes([b[at], b[at + 1]]);
+                let expected = (f64::from(w(shipped())) / 2.0).round() as i16;
+                assert_eq!(w(&half), expected, "weight at {at}");
+                touched[at] = true;
+                touched[at + 1] = true;
+            }
+            let b = |x: &[u8]| i32::from_le_bytes([x[bias], x[bias + 1], x[bias + 2], x[bias + 3]]);
+            assert_eq!(b(&half), (f64::from(b(shipped())) / 2.0).round() as i32);
+            touched[bias..bias + 4].fill(true);
+        }
+        let weights_changed = (0..half.len()).filter(|&i| half[i] != shipped()[i]).count();
+        assert!(weights_changed > 0);
+        assert!((0..half.len()).all(|i| touched[i] || half[i] == shipped()[i]));
+
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let message = scale(shipped(), bad).unwrap_err();
+            assert!(
+                message.starts_with("--times must be a positive number"),
+                "{message}"
+            );
+        }
+        let message = scale(shipped(), 1000.0).unwrap_err();
+        assert!(
+            message.starts_with("times 1000: output layer 0: a weight of"),
+            "{message}"
+        );
     }
 
     /// Not a network, or a shift whose bias the engine's output sum cannot
