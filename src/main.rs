@@ -1,5 +1,5 @@
 //! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`, `tune`,
-//! `datagen`, `datagen-convert`, `relabel`, `train`, `shift-output`, `match-merge`, `serve`. A clap dispatch and nothing else.
+//! `datagen`, `datagen-convert`, `relabel`, `smooth`, `train`, `shift-output`, `match-merge`, `serve`. A clap dispatch and nothing else.
 
 use std::process::ExitCode;
 
@@ -11,7 +11,7 @@ use turncoat::rules::variants::VariantKind;
 #[cfg(feature = "serve")]
 use turncoat::serve;
 #[cfg(feature = "tools")]
-use turncoat::tools::{convert, datagen, relabel, shift, train, tune};
+use turncoat::tools::{convert, datagen, relabel, shift, smooth, train, tune};
 #[cfg(feature = "tournament")]
 use turncoat::tournament;
 
@@ -85,6 +85,10 @@ enum Command {
     /// newest network, --nodes per position), keeping their game results.
     Relabel(relabel::RelabelArgs),
     #[cfg(feature = "tools")]
+    /// Give each position of self-play data the lambda-weighted mean of its
+    /// game's scores over the next --plies plies (a TD(lambda) target).
+    Smooth(smooth::SmoothArgs),
+    #[cfg(feature = "tools")]
     /// Train a variant's network (--variant, chess by default) on labelled
     /// positions (`datagen`, scripts/label_positions.py) and write it to the
     /// --out file.
@@ -126,6 +130,8 @@ fn main() -> ExitCode {
         Some(Command::DatagenConvert(args)) => convert::run(&args),
         #[cfg(feature = "tools")]
         Some(Command::Relabel(args)) => relabel::run(&args),
+        #[cfg(feature = "tools")]
+        Some(Command::Smooth(args)) => smooth::run(&args),
         #[cfg(feature = "tools")]
         Some(Command::Train(args)) => train::run(&args),
         #[cfg(feature = "tools")]

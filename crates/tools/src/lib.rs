@@ -3,7 +3,8 @@
 //! for network training data in any variant, [`packed`] is the compact format
 //! it can write them in, [`data`] reads files of either format, [`convert`]
 //! turns one into the other, [`relabel`] scores their positions again with
-//! Turncoat's own search, [`train`] trains a variant's network, and [`shift`]
+//! Turncoat's own search, [`smooth`] gives them scores that look ahead along
+//! their games, [`train`] trains a variant's network, and [`shift`]
 //! moves a network's output by a constant.
 
 pub mod convert;
@@ -13,5 +14,6 @@ pub mod evaluation;
 pub mod packed;
 pub mod relabel;
 pub mod shift;
+pub mod smooth;
 pub mod train;
 pub mod tune;
