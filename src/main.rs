@@ -1,5 +1,5 @@
 //! Command line: no subcommand = UCI mode; `perft`, `bench`, `match`, `tune`,
-//! `datagen`, `datagen-convert`, `relabel`, `smooth`, `train`, `shift-output`, `match-merge`, `serve`. A clap dispatch and nothing else.
+//! `datagen`, `datagen-convert`, `relabel`, `smooth`, `train`, `shift-output`, `average-networks`, `match-merge`, `serve`. A clap dispatch and nothing else.
 
 use std::process::ExitCode;
 
@@ -11,7 +11,7 @@ use turncoat::rules::variants::VariantKind;
 #[cfg(feature = "serve")]
 use turncoat::serve;
 #[cfg(feature = "tools")]
-use turncoat::tools::{convert, datagen, relabel, shift, smooth, train, tune};
+use turncoat::tools::{average, convert, datagen, relabel, shift, smooth, train, tune};
 #[cfg(feature = "tournament")]
 use turncoat::tournament;
 
@@ -98,6 +98,10 @@ enum Command {
     /// --by centipawns (the output layers' weights and biases), as
     /// Subversion's shipped network was lowered by 25.
     ShiftOutput(shift::ShiftArgs),
+    #[cfg(feature = "tools")]
+    /// Write the (weighted) mean of two or more networks of one shape, weight
+    /// by weight: a soup of fine-tunes of one parent.
+    AverageNetworks(average::AverageArgs),
     #[cfg(feature = "tournament")]
     /// Combine the PGN files of match shards into one Elo / pentanomial report.
     MatchMerge(tournament::merge::MergeArgs),
@@ -136,6 +140,8 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => train::run(&args),
         #[cfg(feature = "tools")]
         Some(Command::ShiftOutput(args)) => shift::run(&args),
+        #[cfg(feature = "tools")]
+        Some(Command::AverageNetworks(args)) => average::run(&args),
         #[cfg(feature = "tournament")]
         Some(Command::MatchMerge(args)) => tournament::merge::run(args),
         #[cfg(feature = "serve")]

@@ -4,9 +4,11 @@
 //! it can write them in, [`data`] reads files of either format, [`convert`]
 //! turns one into the other, [`relabel`] scores their positions again with
 //! Turncoat's own search, [`smooth`] gives them scores that look ahead along
-//! their games, [`train`] trains a variant's network, and [`shift`]
-//! moves a network's output by a constant.
+//! their games, [`train`] trains a variant's network, [`shift`]
+//! moves a network's output by a constant, and [`average`] takes the mean of
+//! several networks.
 
+pub mod average;
 pub mod convert;
 pub mod data;
 pub mod datagen;

@@ -58,14 +58,14 @@ const PER_CP: f64 = (QA * QB) as f64 / SCALE as f64;
 /// Where each output layer's bias (an i32) starts in `net`'s file: after
 /// magic, width, w1 and b1 (i16), and each bucket's bias after its
 /// 2 * hidden output weights (i16).
-fn bias_offsets(net: &Network) -> impl Iterator<Item = usize> {
+pub(crate) fn bias_offsets(net: &Network) -> impl Iterator<Item = usize> {
     let hidden = net.hidden();
     let first = 8 + 2 * (net.layout().inputs() * hidden + hidden);
     (0..BUCKETS).map(move |bucket| first + bucket * (4 * hidden + 4) + 4 * hidden)
 }
 
 /// Where each output layer's weights (2 * hidden i16) start in `net`'s file.
-fn weight_offsets(net: &Network) -> impl Iterator<Item = usize> {
+pub(crate) fn weight_offsets(net: &Network) -> impl Iterator<Item = usize> {
     let hidden = net.hidden();
     bias_offsets(net).map(move |at| at - 4 * hidden)
 }
