@@ -135,7 +135,6 @@ mod tests {
     use crate::shift::{scale, weight_offsets};
     use turncoat_engine::policy::Policy;
     use turncoat_rules::variants::subversion::Subversion;
-    use turncoat_rules::variants::Variant;
 
     fn shipped() -> &'static [u8] {
         Subversion::NETWORK
