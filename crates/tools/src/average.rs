@@ -12,7 +12,7 @@ use clap::Args;
 use turncoat_engine::nnue::{self, Network};
 
 use crate::data;
-use crate::shift::bias_offsets;
+use crate::shift::{bias_offsets, i16_at, i32_at};
 
 #[derive(Args, Debug, Clone)]
 pub struct AverageArgs {
@@ -99,11 +99,10 @@ pub fn average(parts: &[(&[u8], f64)]) -> Result<Vec<u8>, String> {
         parts
             .iter()
             .map(|&(bytes, weight)| {
-                let field = &bytes[at..at + width];
                 let value = if width == 2 {
-                    f64::from(i16::from_le_bytes([field[0], field[1]]))
+                    f64::from(i16_at(bytes, at))
                 } else {
-                    f64::from(i32::from_le_bytes([field[0], field[1], field[2], field[3]]))
+                    f64::from(i32_at(bytes, at))
                 };
                 value * weight
             })
@@ -132,15 +131,7 @@ pub fn average(parts: &[(&[u8], f64)]) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shift::{scale, weight_offsets};
-    use turncoat_engine::policy::Policy;
-    use turncoat_rules::variants::subversion::Subversion;
-
-    fn shipped() -> &'static [u8] {
-        Subversion::NETWORK
-            .expect("Subversion ships a network")
-            .bytes
-    }
+    use crate::shift::{scale, subversion_network as shipped, weight_offsets};
 
     /// A network averaged with itself, at any weights, is itself; averaged
     /// with its output halved, every output weight and bias is the rounded
@@ -161,7 +152,7 @@ mod tests {
         let mean = average(&[(shipped(), 1.0), (&half, 1.0)]).unwrap();
         let net = Network::from_bytes(shipped()).unwrap();
         let hidden = net.hidden();
-        let w = |b: &[u8], at: usize| f64::from(i16::from_le_bytes([b[at], b[at + 1]]));
+        let w = |b: &[u8], at: usize| f64::from(i16_at(b, at));
         let mut checked = 0;
         for (weights, bias) in weight_offsets(&net).zip(bias_offsets(&net)) {
             for at in (weights..weights + 4 * hidden).step_by(2) {
@@ -169,14 +160,7 @@ mod tests {
                 assert_eq!(w(&mean, at), expected, "weight at {at}");
                 checked += 1;
             }
-            let b = |x: &[u8]| {
-                f64::from(i32::from_le_bytes([
-                    x[bias],
-                    x[bias + 1],
-                    x[bias + 2],
-                    x[bias + 3],
-                ]))
-            };
+            let b = |x: &[u8]| f64::from(i32_at(x, bias));
             assert_eq!(b(&mean), ((b(shipped()) + b(&half)) / 2.0).round());
         }
         assert_eq!(checked, 8 * 2 * hidden);

@@ -70,6 +70,27 @@ pub(crate) fn weight_offsets(net: &Network) -> impl Iterator<Item = usize> {
     bias_offsets(net).map(move |at| at - 4 * hidden)
 }
 
+/// The little-endian i16 (a weight of either layer) at byte `at` of a network file.
+pub(crate) fn i16_at(bytes: &[u8], at: usize) -> i16 {
+    i16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+/// The little-endian i32 (an output layer's bias) at byte `at` of a network file.
+pub(crate) fn i32_at(bytes: &[u8], at: usize) -> i32 {
+    i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+/// Subversion's shipped network: the file the tools' tests scale, shift and
+/// average.
+#[cfg(test)]
+pub(crate) fn subversion_network() -> &'static [u8] {
+    use turncoat_engine::policy::Policy;
+    use turncoat_rules::variants::subversion::Subversion;
+    Subversion::NETWORK
+        .expect("Subversion ships a network")
+        .bytes
+}
+
 /// The largest output weight the engine loads (255 times it must fit 16 bits).
 const MAX_OUTPUT_WEIGHT: f64 = 128.0;
 
@@ -90,7 +111,7 @@ pub fn scale(bytes: &[u8], factor: f64) -> Result<Vec<u8>, String> {
     let hidden = net.hidden();
     for (bucket, (weights, bias)) in weight_offsets(&net).zip(bias_offsets(&net)).enumerate() {
         for at in (weights..weights + 4 * hidden).step_by(2) {
-            let w = f64::from(i16::from_le_bytes([out[at], out[at + 1]]));
+            let w = f64::from(i16_at(&out, at));
             let scaled = (w * factor).round();
             if scaled.abs() > MAX_OUTPUT_WEIGHT {
                 return Err(format!(
@@ -99,13 +120,12 @@ pub fn scale(bytes: &[u8], factor: f64) -> Result<Vec<u8>, String> {
             }
             out[at..at + 2].copy_from_slice(&(scaled as i16).to_le_bytes());
         }
-        let field = &mut out[bias..bias + 4];
-        let b2 = f64::from(i32::from_le_bytes([field[0], field[1], field[2], field[3]]));
+        let b2 = f64::from(i32_at(&out, bias));
         let scaled = (b2 * factor).round() as i64;
         let scaled = i32::try_from(scaled).map_err(|_| {
             format!("times {factor}: output layer {bucket}: a bias of {scaled} leaves 32 bits")
         })?;
-        field.copy_from_slice(&scaled.to_le_bytes());
+        out[bias..bias + 4].copy_from_slice(&scaled.to_le_bytes());
     }
     Network::from_bytes(&out).map_err(|e| format!("times {factor}: {e}"))?;
     Ok(out)
@@ -119,12 +139,11 @@ pub fn shift(bytes: &[u8], cp: i32) -> Result<Vec<u8>, String> {
     let step = (f64::from(cp) * PER_CP).round();
     let mut out = bytes.to_vec();
     for (bucket, at) in bias_offsets(&net).enumerate() {
-        let field = &mut out[at..at + 4];
-        let b2 = i32::from_le_bytes([field[0], field[1], field[2], field[3]]);
+        let b2 = i32_at(&out, at);
         let moved = (f64::from(b2) + step) as i64;
         let moved = i32::try_from(moved)
             .map_err(|_| format!("output layer {bucket}: a bias of {moved} leaves 32 bits"))?;
-        field.copy_from_slice(&moved.to_le_bytes());
+        out[at..at + 4].copy_from_slice(&moved.to_le_bytes());
     }
     Network::from_bytes(&out).map_err(|e| format!("shifted by {cp} cp: {e}"))?;
     Ok(out)
@@ -132,18 +151,12 @@ pub fn shift(bytes: &[u8], cp: i32) -> Result<Vec<u8>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{subversion_network as shipped, *};
     use turncoat_engine::policy::Policy;
     use turncoat_rules::fen;
     use turncoat_rules::position::Position;
     use turncoat_rules::variants::subversion::Subversion;
     use turncoat_rules::variants::Variant;
-
-    fn shipped() -> &'static [u8] {
-        Subversion::NETWORK
-            .expect("Subversion ships a network")
-            .bytes
-    }
 
     /// Raised by 25 cp: the eight biases, and nothing else, grow by exactly
     /// 1,020; lowered again, the file is what it was. The evaluation moves by
@@ -156,7 +169,7 @@ mod tests {
             .collect();
         let net = Network::from_bytes(shipped()).unwrap();
         for (bucket, at) in bias_offsets(&net).enumerate() {
-            let word = |b: &[u8]| i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+            let word = |b: &[u8]| i32_at(b, at);
             assert_eq!(word(&raised) - word(shipped()), 1020, "bucket {bucket}");
         }
         let in_a_bias = |i: usize| bias_offsets(&net).any(|at| (at..at + 4).contains(&i));
@@ -194,13 +207,13 @@ mod tests {
         let mut touched = vec![false; half.len()];
         for (weights, bias) in weight_offsets(&net).zip(bias_offsets(&net)) {
             for at in (weights..weights + 4 * hidden).step_by(2) {
-                let w = |b: &[u8]| i16::from_le_bytes([b[at], b[at + 1]]);
+                let w = |b: &[u8]| i16_at(b, at);
                 let expected = (f64::from(w(shipped())) / 2.0).round() as i16;
                 assert_eq!(w(&half), expected, "weight at {at}");
                 touched[at] = true;
                 touched[at + 1] = true;
             }
-            let b = |x: &[u8]| i32::from_le_bytes([x[bias], x[bias + 1], x[bias + 2], x[bias + 3]]);
+            let b = |x: &[u8]| i32_at(x, bias);
             assert_eq!(b(&half), (f64::from(b(shipped())) / 2.0).round() as i32);
             touched[bias..bias + 4].fill(true);
         }
