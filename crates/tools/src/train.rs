@@ -89,6 +89,13 @@ pub struct TrainArgs {
     /// Weight of the score in the target (1 = scores only).
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f32,
+    /// The score's weight for each output bucket in turn (`nnue::bucket`: 2-5
+    /// pieces first, 30 and more last), eight numbers in 0..1 separated by
+    /// commas, in place of --lambda. A self-play game's result says most about
+    /// the positions near its end, and a search's score least: few pieces
+    /// left, a search sees material and not yet the draw.
+    #[arg(long, value_delimiter = ',', num_args = 1.., conflicts_with = "lambda")]
+    pub bucket_lambda: Option<Vec<f32>>,
     /// Factor from the labels' centipawns to Turncoat's.
     #[arg(long, default_value_t = 0.9)]
     pub scale: f32,
@@ -253,13 +260,17 @@ fn sample_of<V: Policy>(labelled: &Labelled<V>, args: &TrainArgs) -> Result<Samp
         pos, score, result, ..
     } = labelled;
     let boards = V::network_boards(pos);
+    let pieces = nnue::piece_count(&boards);
+    let lambda = match &args.bucket_lambda {
+        Some(by_bucket) => by_bucket[nnue::bucket(pieces)],
+        None => args.lambda,
+    };
     let mut sample = Sample {
         features: [(0, Square::A1); MAX_FEATURES],
         count: 0,
-        pieces: nnue::piece_count(&boards) as u8,
+        pieces: pieces as u8,
         white_to_move: pos.turn() == Color::White,
-        target: args.lambda * sigmoid(args.scale * score / args.win_scale)
-            + (1.0 - args.lambda) * result,
+        target: lambda * sigmoid(args.scale * score / args.win_scale) + (1.0 - lambda) * result,
         base: [0.0; 2],
     };
     if args.residual {
@@ -752,6 +763,17 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda must lie in 0..1, got {}", args.lambda));
     }
+    if let Some(by_bucket) = &args.bucket_lambda {
+        if by_bucket.len() != BUCKETS {
+            return Err(format!(
+                "--bucket-lambda needs {BUCKETS} numbers, one an output bucket, got {}",
+                by_bucket.len()
+            ));
+        }
+        if let Some(bad) = by_bucket.iter().find(|l| !(0.0..=1.0).contains(*l)) {
+            return Err(format!("--bucket-lambda: each must lie in 0..1, got {bad}"));
+        }
+    }
     if !(args.scale.is_finite() && args.scale > 0.0) {
         return Err(format!(
             "--scale must be a positive number, got {}",
@@ -964,6 +986,7 @@ mod tests {
             batch: 1,
             lr: 0.0,
             lambda: 1.0,
+            bucket_lambda: None,
             scale: 1.0,
             win_scale: 400.0,
             mirror: false,
@@ -2000,6 +2023,52 @@ mod tests {
             a.out = PathBuf::from("never-written.net");
             let err = fit(&a).err().unwrap();
             assert!(err.contains("--win-scale"), "{bad}: {err}");
+        }
+    }
+
+    /// `--bucket-lambda` weighs the score by the position's output bucket: a
+    /// lone king and knight against a king (3 pieces, bucket 0) at 0, all
+    /// result; the start position (32 pieces, bucket 7) at 1, all score; a
+    /// position of 12 pieces (bucket 2) at 0.25, a quarter of each. Scores of
+    /// +200 cp at K = 400 (sigmoid 0.5) and a White win, seen by White.
+    #[test]
+    fn bucket_lambda_weighs_each_bucket_by_its_own_number() {
+        let mut a = args();
+        a.bucket_lambda = Some(vec![0.0, 0.5, 0.25, 0.5, 0.5, 0.5, 0.5, 1.0]);
+        let target = |fen: &str| parse_line(&format!("{fen};200;1"), &a).unwrap().target;
+        let score = sigmoid(0.5);
+        assert_eq!(target("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1"), 1.0);
+        assert_eq!(
+            target("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            score
+        );
+        assert_eq!(
+            target("r3k2r/ppp5/8/8/8/8/PPP5/R3K2R w - - 0 1"),
+            0.25 * score + 0.75
+        );
+    }
+
+    /// Not eight numbers, or one outside 0..1: an error before any data is read.
+    #[test]
+    fn bucket_lambda_needs_eight_numbers_in_0_to_1() {
+        for (bad, why) in [
+            (vec![1.0; 7], "--bucket-lambda needs 8 numbers"),
+            (vec![1.0; 9], "--bucket-lambda needs 8 numbers"),
+            (
+                vec![1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.5],
+                "--bucket-lambda: each must lie in 0..1, got 1.5",
+            ),
+            (
+                vec![f32::NAN, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+                "--bucket-lambda: each must lie in 0..1, got NaN",
+            ),
+        ] {
+            let mut a = args();
+            a.bucket_lambda = Some(bad);
+            a.lr = 0.001;
+            a.out = PathBuf::from("never-written.net");
+            let err = fit(&a).err().unwrap();
+            assert!(err.starts_with(why), "{err}");
         }
     }
 }
