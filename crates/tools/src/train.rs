@@ -69,7 +69,9 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
     /// Neurons per accumulator: a multiple of 32 up to 512 (256 unless told;
-    /// with --init, the starting network's).
+    /// with --init, the starting network's). With --init of a narrower network
+    /// it is widened: its neurons kept, the new ones' output weights zero, so
+    /// it evaluates as before until training moves them.
     #[arg(long)]
     pub hidden: Option<usize>,
     /// Make a king-bucketed network (`nnue::Layout::KingBuckets`: one input set
@@ -375,6 +377,35 @@ impl Params {
         let b2 = 1.0 / ((2 * hidden) as f32).sqrt();
         p.w2.iter_mut().for_each(|w| *w = uniform(b2));
         p
+    }
+
+    /// The same network with `hidden` neurons per accumulator: the first
+    /// `self.hidden` are the old ones, the rest have random input weights (as
+    /// [`Params::random`] draws them), zero biases and zero output weights. So
+    /// it evaluates exactly as before, and training can give the new neurons
+    /// work without first undoing what the old ones learned.
+    fn widened(self, hidden: usize, seed: u64) -> Params {
+        debug_assert!(hidden >= self.hidden);
+        let old = self.hidden;
+        let fresh = Params::random(seed, self.layout, hidden);
+        let mut w = Params {
+            layout: self.layout,
+            residual: self.residual,
+            hidden,
+            w1: fresh.w1,
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; BUCKETS * 2 * hidden],
+            b2: self.b2,
+            steepness: self.steepness,
+        };
+        for (new, old_column) in w.w1.chunks_exact_mut(hidden).zip(self.w1.chunks_exact(old)) {
+            new[..old].copy_from_slice(old_column);
+        }
+        w.b1[..old].copy_from_slice(&self.b1);
+        for (new, old_half) in w.w2.chunks_exact_mut(hidden).zip(self.w2.chunks_exact(old)) {
+            new[..old].copy_from_slice(old_half);
+        }
+        w
     }
 
     /// A plain network's weights in [`Layout::Attendants`]: the attendants'
@@ -797,12 +828,23 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
     }
     let initial = match &args.init {
         Some(path) => {
-            let p = Params::read(path)?;
+            let mut p = Params::read(path)?;
             if let Some(h) = args.hidden.filter(|&h| h != p.hidden) {
-                return Err(format!(
-                    "--hidden {h} but the --init network has {} hidden neurons",
-                    p.hidden
-                ));
+                if !nnue::valid_width(h) {
+                    return Err(format!(
+                        "--hidden must be a multiple of {} up to {}, got {h}",
+                        nnue::WIDTH_STEP,
+                        nnue::MAX_HIDDEN
+                    ));
+                }
+                if h < p.hidden {
+                    return Err(format!(
+                        "--hidden {h} but the --init network has {} hidden neurons \
+                         (a network can be widened, not narrowed)",
+                        p.hidden
+                    ));
+                }
+                p = p.widened(h, args.seed);
             }
             if args.king_buckets && p.layout != Layout::KingBuckets {
                 return Err(
@@ -1490,21 +1532,88 @@ mod tests {
         let net = std::env::temp_dir().join(format!("turncoat-init-{}.net", std::process::id()));
         Params::zeros(Layout::Plain, 64).write(&net).unwrap();
         a.init = Some(net.clone());
-        a.hidden = Some(128);
-        let mismatch = fit(&a).err();
+        a.hidden = Some(32);
+        let narrower = fit(&a).err();
+        a.hidden = Some(80);
+        let invalid = fit(&a).err();
         a.hidden = Some(64);
         let matching = fit(&a).err();
+        a.hidden = Some(128);
+        let wider = fit(&a).err();
         let _ = fs::remove_file(&net);
         assert_eq!(
-            mismatch.as_deref(),
-            Some("--hidden 128 but the --init network has 64 hidden neurons")
+            narrower.as_deref(),
+            Some(
+                "--hidden 32 but the --init network has 64 hidden neurons \
+                 (a network can be widened, not narrowed)"
+            )
         );
-        // The width passes; the missing data file is what fails now.
-        let matching = matching.expect("the data file does not exist");
-        assert!(
-            matching.starts_with("turncoat-no-such-data.txt"),
-            "{matching}"
+        assert_eq!(
+            invalid.as_deref(),
+            Some("--hidden must be a multiple of 32 up to 512, got 80")
         );
+        // The width passes (the same, or wider); the missing data file is what
+        // fails now.
+        for passed in [matching, wider] {
+            let passed = passed.expect("the data file does not exist");
+            assert!(passed.starts_with("turncoat-no-such-data.txt"), "{passed}");
+        }
+    }
+
+    /// `--hidden` wider than the `--init` network's: the old neurons kept
+    /// weight for weight, the new ones silent (zero output weights), so the
+    /// widened network's output is the old one's exactly, in floats and in
+    /// the file the engine reads.
+    #[test]
+    fn a_widened_network_evaluates_as_before() {
+        let a = args();
+        let narrow = Params::random(5, Layout::Plain, 64);
+        let wide = narrow.clone().widened(96, 9);
+        assert_eq!(
+            (wide.hidden, wide.w1.len(), wide.w2.len()),
+            (96, 768 * 96, 8 * 2 * 96)
+        );
+        assert_eq!(wide.w1[..64], narrow.w1[..64]);
+        assert_eq!(wide.w1[767 * 96..][..64], narrow.w1[767 * 64..]);
+        assert_eq!(wide.b1[..64], narrow.b1[..]);
+        assert!(wide.b1[64..].iter().all(|&b| b == 0.0));
+        assert!(wide.w1[64..96].iter().any(|&w| w != 0.0));
+        assert_eq!(wide.w2[96..][..64], narrow.w2[64..128]);
+        assert!(wide.w2[96 + 64..192].iter().all(|&w| w == 0.0));
+        assert_eq!(wide.b2, narrow.b2);
+        let (mut ns, mut ws) = (narrow.scratch(), wide.scratch());
+        let dir = std::env::temp_dir();
+        let (np, wp) = (
+            dir.join(format!("turncoat-narrow-{}.net", std::process::id())),
+            dir.join(format!("turncoat-wide-{}.net", std::process::id())),
+        );
+        narrow.write(&np).unwrap();
+        wide.write(&wp).unwrap();
+        let (nb, wb) = (fs::read(&np).unwrap(), fs::read(&wp).unwrap());
+        let _ = (fs::remove_file(&np), fs::remove_file(&wp));
+        let narrow_net = nnue::Network::from_bytes(&nb).unwrap();
+        let wide_net = nnue::Network::from_bytes(&wb).unwrap();
+        for line in [
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1;30;0.5",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9;-12;0",
+            "8/5k2/8/3K4/8/8/5P2/8 w - - 0 60;150;1",
+        ] {
+            let s = parse_line(line, &a).unwrap();
+            let (us, them, n) = s.views(Layout::Plain);
+            assert_eq!(
+                narrow.forward_logit([&us[..n], &them[..n]], s.bucket(), &mut ns.acc),
+                wide.forward_logit([&us[..n], &them[..n]], s.bucket(), &mut ws.acc),
+                "{line}"
+            );
+            let pos: Position<turncoat_rules::variants::chess::Chess> =
+                fen::parse(line.split(';').next().unwrap()).unwrap();
+            let boards = nnue::piece_boards(&pos);
+            assert_eq!(
+                narrow_net.evaluate_board(&boards, pos.turn()),
+                wide_net.evaluate_board(&boards, pos.turn()),
+                "{line}"
+            );
+        }
     }
 
     /// `--checkpoint` leaves the last finished epoch's network in `<out>.partial`
