@@ -826,17 +826,17 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
             args.variant
         ));
     }
+    if let Some(h) = args.hidden.filter(|&h| !nnue::valid_width(h)) {
+        return Err(format!(
+            "--hidden must be a multiple of {} up to {}, got {h}",
+            nnue::WIDTH_STEP,
+            nnue::MAX_HIDDEN
+        ));
+    }
     let initial = match &args.init {
         Some(path) => {
             let mut p = Params::read(path)?;
             if let Some(h) = args.hidden.filter(|&h| h != p.hidden) {
-                if !nnue::valid_width(h) {
-                    return Err(format!(
-                        "--hidden must be a multiple of {} up to {}, got {h}",
-                        nnue::WIDTH_STEP,
-                        nnue::MAX_HIDDEN
-                    ));
-                }
                 if h < p.hidden {
                     return Err(format!(
                         "--hidden {h} but the --init network has {} hidden neurons \
@@ -867,13 +867,6 @@ fn fit(args: &TrainArgs) -> Result<Params, String> {
         }
         None => {
             let hidden = args.hidden.unwrap_or(nnue::HIDDEN);
-            if !nnue::valid_width(hidden) {
-                return Err(format!(
-                    "--hidden must be a multiple of {} up to {}, got {hidden}",
-                    nnue::WIDTH_STEP,
-                    nnue::MAX_HIDDEN
-                ));
-            }
             let layout = if args.king_buckets {
                 Layout::KingBuckets
             } else if args.attendants {
