@@ -92,13 +92,30 @@ fn cutechess_test_values() {
     assert_eq!(perft::perft(&pos1, 4), 523_348);
 }
 
+/// The position of the report that compared Cutechess's own perft: 31,101
+/// leaves at depth 3 by the game's rules (and by the driver, which plays each
+/// move as cutechess-cli's referee does); Cutechess's own perft counts 31,102,
+/// because it tests every move in place and its take-back of d4xc3 and c4c3
+/// after c2c4 hands the pawn on c4 back to White, who then has one more move
+/// after d4e3 (docs/RULES.md, "Andernach: en passant as Cutechess referees
+/// it").
+#[test]
+fn perft_of_the_reported_position() {
+    let pos =
+        common::load::<AntiAndernach>("R1bq2nr/2pp2p1/1pNk1q2/7P/3p4/4P3/1PP5/1NBK3R w - - 0 14");
+    assert_eq!(perft::perft(&pos, 3), 31_101);
+    let divide = perft::divide(&pos, 3, 1);
+    let c2c4 = divide.iter().find(|(t, _)| t == "c2c4").expect("c2c4");
+    assert_eq!(c2c4.1, 966);
+}
+
 // ----- worked examples (docs/RULES.md, "Andernach: examples") -----
 
 /// The examples file, plus the SAN of every move it plays, as Cutechess
 /// writes it, and read back.
 fn check_examples<V: SideChange>(json: &str) {
     for e in common::check_examples_file::<V>(json) {
-        let pos = common::load::<V>(e["fen"].as_str().expect("fen"));
+        let pos = common::example_position::<V>(&e);
         let sans = e["san"].as_object().expect("san");
         for (token, san) in sans {
             let san = san.as_str().expect("SAN");
@@ -216,7 +233,10 @@ fn double_step_that_turns_and_its_en_passant_square() {
         "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
     );
 
-    let anti = load::<AntiAndernach>(after_push);
+    // As in a game: after the double step (from its FEN alone a capture there
+    // takes nothing: `en_passant_square_read_from_a_fen`).
+    let anti = played::<AntiAndernach>(start, &["e2e4"]);
+    assert_eq!(fen::format(&anti), after_push);
     assert_eq!(
         common::after_move(&anti, "d4e3"),
         "rnbqkbnr/ppp1pppp/8/8/8/4p3/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
@@ -227,7 +247,7 @@ fn double_step_that_turns_and_its_en_passant_square() {
     );
     assert_eq!(san_of::<AntiAndernach>(after_push, "d4e3"), "dxe3");
     assert_eq!(san_of::<AntiAndernach>(after_push, "e4e3"), "exe3");
-    let sup = load::<SuperAndernach>(after_push);
+    let sup = played::<SuperAndernach>(start, &["e2e4"]);
     assert_eq!(
         common::after_move(&sup, "d4e3"),
         "rnbqkbnr/ppp1pppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
@@ -252,9 +272,20 @@ fn double_step_that_turns_and_its_en_passant_square() {
     );
 }
 
+/// The position after `moves` (tokens) played from `fen`, as in a game.
+fn played<V: Variant>(fen: &str, moves: &[&str]) -> Position<V> {
+    let mut pos = load::<V>(fen);
+    for token in moves {
+        let mv = game::find_move(&pos, token).expect("legal");
+        game::play(&mut pos, mv);
+    }
+    pos
+}
+
 /// The en passant field after a double step that turned the pawn names the
-/// square only when a pawn of the side to move attacks it (as in chess), and
-/// is read back only with the side to move's own pawn past it.
+/// square only when a pawn of the side to move attacks it (as in chess). Read
+/// from a FEN, the square stands whenever a pawn of the side to move attacks
+/// it, whatever stands past it, as Cutechess reads it.
 #[test]
 fn en_passant_field_of_a_turned_double_step() {
     // No black pawn next to e4: no en passant square.
@@ -271,18 +302,118 @@ fn en_passant_field_of_a_turned_double_step() {
         fen::format(&load::<SuperAndernach>(own_pawn_past)),
         own_pawn_past
     );
-    // In Andernach the pawn past it must be the opponent's, as in chess.
     assert_eq!(
         fen::format(&load::<Andernach>(own_pawn_past)),
-        "rnbqkbnr/ppp1pppp/8/8/3pp3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        own_pawn_past
     );
-    // And in Anti-Andernach an opponent's pawn past it cannot have got there
-    // by a double step: the field is dropped.
+    let chess_like = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+    assert_eq!(fen::format(&load::<AntiAndernach>(chess_like)), chess_like);
+    // No pawn of the side to move attacks it, or it is occupied: dropped.
+    assert_eq!(
+        fen::format(&load::<AntiAndernach>(
+            "rnbqkbnr/ppp1pppp/8/8/4p3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+        )),
+        "rnbqkbnr/ppp1pppp/8/8/4p3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+}
+
+/// An en passant square read from a FEN (docs/RULES.md, "Andernach: en
+/// passant as Cutechess referees it"): with no enemy pawn past it a capture
+/// there takes nothing, in all three variants, as Cutechess 1.4.0 plays it
+/// from such a FEN (values from the driver); with one it takes that pawn. The
+/// issue's position: after d5e6 the pawn on e5 stays.
+#[test]
+fn en_passant_square_read_from_a_fen() {
+    let own_pawn_past = "rnbqkbnr/ppp1pppp/8/8/3pp3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    let anti = load::<AntiAndernach>(own_pawn_past);
+    assert_eq!(anti.state(), &Some(shakmaty::Square::E3));
+    assert_eq!(
+        common::after_move(&anti, "d4e3"),
+        "rnbqkbnr/ppp1pppp/8/8/4p3/4p3/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    assert_eq!(san_of::<AntiAndernach>(own_pawn_past, "d4e3"), "dxe3");
+    let mv = game::find_move(&anti, "d4e3").expect("legal");
+    let fx = AntiAndernach::effects(&anti, mv);
+    assert_eq!((fx.removed.len(), fx.converted.len()), (0, 0));
+    assert_eq!(
+        common::after_move(&load::<SuperAndernach>(own_pawn_past), "d4e3"),
+        "rnbqkbnr/ppp1pppp/8/8/4p3/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    // In Andernach too: a capture of nothing, which turns the pawn.
+    assert_eq!(
+        common::after_move(&load::<Andernach>(own_pawn_past), "d4e3"),
+        "rnbqkbnr/ppp1pppp/8/8/4p3/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    // The position of the report that found it (Cutechess keeps e5).
+    let report = "R7/5k1p/P1Q4B/1P1PP3/8/5B2/1P5R/4K3 w - e6 0 22";
+    assert_eq!(
+        common::after_move(&load::<AntiAndernach>(report), "d5e6"),
+        "R7/5k1p/P1Q1P2B/1P2P3/8/5B2/1P5R/4K3 b - - 0 22"
+    );
+    // An enemy pawn past it is taken, and a played double step's pawn is too:
+    // the same FEN reached in play is another position (its state differs).
     let chess_like = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
     assert_eq!(
-        fen::format(&load::<AntiAndernach>(chess_like)),
-        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"
+        common::after_move(&load::<AntiAndernach>(chess_like), "e5f6"),
+        "rnbqkbnr/ppp1p1pp/5P2/3p4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
     );
+    let in_play = played::<AntiAndernach>(
+        "rnbqkbnr/ppp1pppp/8/8/3p4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        &["e2e4"],
+    );
+    assert_eq!(fen::format(&in_play), own_pawn_past);
+    assert_eq!(in_play.state(), &None);
+    assert_ne!(in_play, anti);
+    assert_ne!(in_play.key(), anti.key());
+}
+
+/// A piece's move to the en passant square hands the pawn past it back to the
+/// opponent (docs/RULES.md, "Andernach: en passant as Cutechess referees
+/// it"): what cutechess-cli's board holds after it has checked the move, seen
+/// in a game it refereed (Black's next move e5e4 was accepted). The move is
+/// judged as Cutechess judges it, before the pawn turns: Black may play Qc3
+/// though the pawn handed back then attacks its king; White may not take the
+/// king (Cutechess would list that capture).
+#[test]
+fn a_piece_on_the_en_passant_square_hands_the_pawn_back() {
+    let start = "7k/4p3/R7/3P4/8/8/8/K7 b - - 0 1";
+    let after = played::<AntiAndernach>(start, &["e7e5"]);
+    assert_eq!(
+        common::after_move(&after, "a6e6"),
+        "7k/8/4r3/3Pp3/8/8/8/K7 b - - 1 2"
+    );
+    let mv = game::find_move(&after, "a6e6").expect("legal");
+    assert_eq!(andernach::san(&after, mv), "Re6(=bR)");
+    assert_eq!(
+        andernach::handed_back(&after, mv),
+        Some(shakmaty::Square::E5)
+    );
+    assert_eq!(
+        AntiAndernach::effects(&after, mv).converted,
+        [shakmaty::Square::E5, shakmaty::Square::E6]
+    );
+    // A pawn's moves there are en passant as before.
+    assert_eq!(
+        common::after_move(&after, "d5e6"),
+        "7k/8/R3P3/8/8/8/8/K7 b - - 0 2"
+    );
+    let sup = played::<SuperAndernach>(start, &["e7e5"]);
+    assert_eq!(
+        common::after_move(&sup, "a6e6"),
+        "7k/8/4r3/3Pp3/8/8/8/K7 b - - 1 2"
+    );
+    // From the walk that found the king left attacked: Black's queen to c3.
+    let before = "8/3N4/1rNr1q1p/3k1P2/1p6/P2P1p1K/2P4P/7r w - - 3 38";
+    let after = played::<AntiAndernach>(before, &["c2c4"]);
+    assert!(common::legal_tokens(&after).contains(&"f6c3".to_string()));
+    let qc3 = played::<AntiAndernach>(before, &["c2c4", "f6c3"]);
+    assert_eq!(
+        fen::format(&qc3),
+        "8/3N4/1rNr3p/3k1P2/1pP5/P1QP1p1K/7P/7r w - - 1 39"
+    );
+    let legal = common::legal_tokens(&qc3);
+    assert!(!legal.contains(&"c4d5".to_string()), "{legal:?}");
+    assert_eq!(legal.len(), 35, "{legal:?}");
 }
 
 /// Promotion, then the change of side (the new piece's letter in the mark).

@@ -75,6 +75,12 @@ struct Tally {
     en_passant: u64,
     /// Positions whose game was over (mate, stalemate or a draw rule).
     ended: u64,
+    /// Moves that handed the pawn past the en passant square back to the
+    /// opponent (a piece's move there; Anti- and Super-Andernach).
+    handed_back: u64,
+    /// Moves to the en passant square played from the FEN alone where an en
+    /// passant capture takes nothing (no enemy pawn past the square).
+    spared: u64,
 }
 
 fn walk_variant<V: SideChange>(driver: &std::path::Path, tally: &mut Tally) {
@@ -114,11 +120,13 @@ fn walk_variant<V: SideChange>(driver: &std::path::Path, tally: &mut Tally) {
     }
 }
 
-/// One line of the driver's walk: "<fen>\t<result>\t<lan>=<san> ...\t<chosen>".
+/// One line of the driver's walk: "<fen>\t<result>\t<lan>=<san> ...\t<chosen>\t<fen'>",
+/// fen' the FEN after the chosen move played from the FEN alone.
 fn compare_ply<V: SideChange>(g: &mut Game<V>, line: &str, tally: &mut Tally) {
     let fields: Vec<&str> = line.split('\t').collect();
-    assert_eq!(fields.len(), 4, "bad driver line {line}");
-    let (cc_fen, cc_result, cc_moves, chosen) = (fields[0], fields[1], fields[2], fields[3]);
+    assert_eq!(fields.len(), 5, "bad driver line {line}");
+    let (cc_fen, cc_result, cc_moves, chosen, cc_reloaded) =
+        (fields[0], fields[1], fields[2], fields[3], fields[4]);
     let pos: Position<V> = g.pos;
     let here = fen::format(&pos);
     assert_eq!(here, cc_fen, "{}: FEN differs", V::NAME);
@@ -168,6 +176,22 @@ fn compare_ply<V: SideChange>(g: &mut Game<V>, line: &str, tally: &mut Tally) {
     tally.ended += u64::from(our_short != "*");
 
     if chosen != "-" {
+        // From the FEN alone, as a game that starts there (an opening's FEN).
+        let mut reloaded = Game::new(fen::parse::<V>(cc_fen).expect("Cutechess's FEN reads"));
+        let mv = game::find_move(&reloaded.pos, chosen).expect("legal from the FEN");
+        tally.spared +=
+            u64::from(reloaded.pos.state().is_some() && reloaded.pos.ep_square() == Some(mv.to));
+        reloaded
+            .play_token(chosen)
+            .unwrap_or_else(|e| panic!("{}: {e}", V::NAME));
+        assert_eq!(
+            fen::format(&reloaded.pos),
+            cc_reloaded,
+            "{}: {chosen} from the FEN {here} differs",
+            V::NAME
+        );
+        let mv = game::find_move(&g.pos, chosen).expect("legal");
+        tally.handed_back += u64::from(andernach::handed_back(&g.pos, mv).is_some());
         g.play_token(chosen)
             .unwrap_or_else(|e| panic!("{}: {e}", V::NAME));
     }
@@ -192,11 +216,22 @@ fn walks_agree_with_cutechess() {
     for (name, t) in &report {
         println!(
             "{name}: {} walks, {} positions ({} with an en passant square, {} after the \
-             game's end), {} legal moves compared (set, SAN, reading back)",
-            t.walks, t.positions, t.en_passant, t.ended, t.moves
+             game's end), {} legal moves compared (set, SAN, reading back); {} moves \
+             handed a pawn back, {} en passant moves from a FEN took nothing",
+            t.walks, t.positions, t.en_passant, t.ended, t.moves, t.handed_back, t.spared
         );
     }
-    for (_, t) in &report {
+    for (name, t) in &report {
         assert!(t.positions > 0);
+        // The walks are long enough to meet both of Cutechess's ways with the
+        // en passant square (docs/RULES.md, "Andernach: en passant as
+        // Cutechess referees it") where they happen.
+        if *name != "andernach" {
+            assert!(t.handed_back > 0, "{name}: no move handed a pawn back");
+            assert!(
+                t.spared > 0,
+                "{name}: no en passant move from a FEN took nothing"
+            );
+        }
     }
 }

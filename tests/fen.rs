@@ -178,3 +178,29 @@ fn game_end_rules() {
     assert!(game::find_move(&castle, "e1g1").is_some());
     assert!(game::find_move(&castle, "e1h1").is_none());
 }
+
+/// Move numbers count in 64 bits: from the largest fullmove number the reader
+/// accepts (the largest 32-bit one), Black's move makes it 4294967296, not 0
+/// (a 32-bit count wrapped there, or panicked in a debug build); one past it
+/// is refused.
+#[test]
+fn fullmove_number_past_32_bits() {
+    let mut g = Game::new(parse("4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295").expect("largest"));
+    assert_eq!(g.pos.fullmoves(), 4_294_967_295);
+    g.play_token("e8d8").expect("legal");
+    assert_eq!(g.pos.fullmoves(), 4_294_967_296);
+    assert_eq!(
+        fen::format(&g.pos),
+        "3k4/8/8/8/8/8/8/4K3 w - - 1 4294967296"
+    );
+    g.play_token("e1d1").expect("legal");
+    g.play_token("d8e8").expect("legal");
+    assert_eq!(
+        fen::format(&g.pos),
+        "4k3/8/8/8/8/8/8/3K4 w - - 3 4294967297"
+    );
+    assert_eq!(
+        parse("4k3/8/8/8/8/8/8/4K3 b - - 0 4294967296").unwrap_err(),
+        "bad fullmove number '4294967296'"
+    );
+}

@@ -676,7 +676,14 @@ fn effects_rebuild_every_example() {
         let examples: Vec<Value> = serde_json::from_str(json).expect("examples");
         for ex in examples {
             let fen = ex["fen"].as_str().expect("fen");
-            let Ok(g) = LiveGame::new(variant, Start::Fen(fen)) else {
+            // An example's `moves` are played first, as in a game.
+            let before: Vec<&str> = ex["moves"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|t| t.as_str().expect("token"))
+                .collect();
+            let Ok(g) = LiveGame::with_moves(variant, Start::Fen(fen), &before) else {
                 refused.push(fen.to_string());
                 continue;
             };
@@ -773,4 +780,19 @@ fn a_lone_king_cannot_mate_where_it_cannot_win_pieces() {
     ] {
         assert_eq!(sides(v, lone_black), (false, false), "{v:?}");
     }
+}
+
+/// The plies before the start count in 64 bits: from the largest fullmove
+/// number a FEN may carry, with Black to move, 2 * 4294967294 + 1 plies came
+/// before (a 32-bit count wrapped).
+#[test]
+fn start_ply_past_32_bits() {
+    let g = LiveGame::with_moves(
+        VariantKind::Chess,
+        Start::Fen("4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295"),
+        &["e8d8"],
+    )
+    .unwrap();
+    assert_eq!(g.start_ply(), 8_589_934_589);
+    assert_eq!(g.fen(), "3k4/8/8/8/8/8/8/4K3 w - - 1 4294967296");
 }

@@ -674,3 +674,46 @@ fn each_move_said_in_words() {
         "the knight on g1 goes to f3"
     );
 }
+
+/// Move numbers past 32 bits: from the largest fullmove number a FEN may
+/// carry, the writers number on (4294967296), both for a line and for a tree
+/// with a variation, and a FEN's fullmove 0 numbers from 1 as the FEN reader
+/// reads it.
+#[test]
+fn pgn_move_numbers_past_32_bits() {
+    let start = "4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295";
+    let moves: Vec<String> = ["e8d8", "e1d1", "d8e8"].map(String::from).to_vec();
+    let written = pgn::write_game(&record(
+        VariantKind::Chess,
+        start,
+        &moves,
+        Notation::Readable,
+    ));
+    assert_eq!(
+        movetext(&written.text),
+        "4294967295... Kd8 4294967296. Kd1 Ke8 *"
+    );
+    let text = format!(
+        "[FEN \"{start}\"]\n\n4294967295... Kd8 4294967296. Kd1 (4294967296. Ke2 Kc7) Ke8 *\n"
+    );
+    let game = &pgn::read_pgn_tree(&text).expect("read")[0];
+    let tree = pgn::replay_tree(game).expect("replay");
+    let written = pgn::write_game_tree(
+        &record(VariantKind::Chess, start, &moves, Notation::Readable),
+        &tree.moves,
+    )
+    .expect("write");
+    assert_eq!(
+        movetext(&written.text),
+        "4294967295... Kd8 4294967296. Kd1 (4294967296. Ke2 Kc7) 4294967296... Ke8 *"
+    );
+    let zero = "4k3/8/8/8/8/8/8/4K3 w - - 0 0";
+    let moves: Vec<String> = ["e1d1", "e8d8"].map(String::from).to_vec();
+    let written = pgn::write_game(&record(
+        VariantKind::Chess,
+        zero,
+        &moves,
+        Notation::Readable,
+    ));
+    assert_eq!(movetext(&written.text), "1. Kd1 Kd8 *");
+}

@@ -530,7 +530,14 @@ fn rule_examples_in_every_variant() {
             serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         for ex in examples.as_array().unwrap() {
             let fen = ex["fen"].as_str().unwrap();
-            let r = position(&mut ws, variant, Some(fen), &[]);
+            // An example's `moves` are played first, as in a game.
+            let before: Vec<&str> = ex["moves"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|t| t.as_str().unwrap())
+                .collect();
+            let r = position(&mut ws, variant, Some(fen), &before);
             if ex["error"].is_string() || ex.get("valid") == Some(&Value::Bool(false)) {
                 continue;
             }
@@ -548,7 +555,8 @@ fn rule_examples_in_every_variant() {
             }
             if let Some(after) = ex.get("after").and_then(|a| a.as_object()) {
                 for (token, fen_after) in after {
-                    let r = position(&mut ws, variant, Some(fen), &[token]);
+                    let line: Vec<&str> = before.iter().copied().chain([token.as_str()]).collect();
+                    let r = position(&mut ws, variant, Some(fen), &line);
                     assert_eq!(r["type"], "position", "{variant} {fen} {token}: {r}");
                     assert_eq!(r["fen"], *fen_after, "{variant} {fen} {token}");
                     assert_eq!(r["last"]["token"], token.as_str());

@@ -813,6 +813,50 @@ fn go_perft_is_interruptible() {
     assert!(quit.elapsed() < 5 * SEC, "quit took {:?}", quit.elapsed());
 }
 
+/// A piped `go perft` is counted to the end: at the end of the input the
+/// running perft finishes and prints its count before the engine exits, as
+/// Stockfish's does (it used to be stopped there: "info string perft
+/// stopped" and no count). A search at the end of the input still stops with
+/// its best move. Depth 5 takes long enough that the input ends first.
+#[test]
+fn piped_perft_is_counted_at_end_of_input() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = |input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_turncoat"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("write");
+        drop(stdin);
+        let out = child.wait_with_output().expect("engine exits");
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let out = run("position startpos\ngo perft 5\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.last(), Some(&"Nodes searched: 4865609"), "{out}");
+    assert_eq!(
+        lines.len(),
+        22,
+        "20 root moves, a blank line, the count: {out}"
+    );
+    assert!(lines.contains(&"e2e4: 405385"), "{out}");
+    assert!(!out.contains("perft stopped"), "{out}");
+    // tests/data/pacifist_perft.json: 8849 at depth 3.
+    let out = run("setoption name UCI_Variant value pacifist\nposition startpos\ngo perft 3\n");
+    assert_eq!(out.lines().last(), Some("Nodes searched: 8849"), "{out}");
+    let out = run("position startpos\ngo infinite\n");
+    assert!(
+        out.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("bestmove ")),
+        "{out}"
+    );
+}
+
 /// The rules judge "no legal move" before the 50-move rule: Rh8 mates on the
 /// 100th half-move and wins.
 #[test]

@@ -13,12 +13,22 @@
 //   driver moves  <variant> <fen> [lan...]  after playing the moves: the FEN, the game result
 //                                           ("*" or e.g. "1/2-1/2 {Draw by 3-fold repetition}"),
 //                                           then one line per legal move "LAN SAN", sorted by LAN
+//   driver nativedivide <variant> <depth> <fen> [lan...]
+//                                           after playing the moves as `native` does: its count
+//                                           per root move (LAN), then the total
 //   driver walk   <variant> <seed> <walks> <plies> <fen>
 //                                           random walks (uniform over the legal moves,
 //                                           std::mt19937_64 seeded with <seed>); per ply one line
-//                                           "<fen>\t<result>\t<lan>=<san> ...\t<chosen lan>";
+//                                           "<fen>\t<result>\t<lan>=<san> ...\t<chosen lan>\t<fen'>",
+//                                           fen' the FEN after the chosen move played on a board
+//                                           set up from <fen> (as a game that starts there);
 //                                           a walk ends after <plies> plies or when no move is
-//                                           legal, and is followed by a line "end"
+//                                           legal, its last line has "-" for the move and fen',
+//                                           and is followed by a line "end"
+//
+// Every move is played as the referee of a game plays it (refereePlay below):
+// cutechess-cli checks a move (make, take back), writes its SAN (make, take
+// back), plays it, asks for the result and takes it back, and plays it again.
 //
 // Why the counts are not taken with Cutechess's own make/undo: in Cutechess
 // 1.4.0, WesternBoard::vUndoMove restores the pawn an en passant capture took
@@ -27,12 +37,15 @@
 // pawn behind the en passant square is the side to move's own pawn (its double
 // step changed its colour), so undoing such a move leaves a pawn of the wrong
 // colour on the board. The legality test of every move (make, test, undo)
-// runs into this as soon as such a move exists. Here a position that has an en
-// passant square is never undone into: each move is tested and played on a
-// copy of it (Board::copy), which is exactly Cutechess's makeMove and
-// legality test without the faulty undo. Without an en passant square the
-// library's own make/undo is used as it is. `native` keeps Cutechess's own
-// algorithm so that the difference can be shown.
+// runs into this as soon as such a move exists, so Cutechess's own perft
+// changes the positions it counts. A referee tests only the move played: here
+// each move of a position that has an en passant square is tested on its own
+// copy (Board::copy), and the move played is played as the referee plays it
+// (refereePlay), which keeps what the undo does to the game's board
+// (docs/RULES.md, "Andernach: en passant as Cutechess referees it"). Without
+// an en passant square the library's own make/undo is used as it is.
+// `native` and `nativedivide` keep Cutechess's own algorithm so that the
+// difference can be shown.
 
 #include <QCoreApplication>
 #include <QString>
@@ -69,6 +82,11 @@ public:
 	virtual void pseudoMoves(QVarLengthArray<Move>& moves) const = 0;
 	virtual bool legalHere(const Move& move) = 0;
 	virtual bool hasEnPassant() const = 0;
+	// Does `m` capture a king? Cutechess lists such a move where a pawn
+	// handed back (see refereePlay) left the mover's king attacked; Turncoat
+	// never takes a king (docs/RULES.md, "Andernach: en passant as Cutechess
+	// referees it"), so these moves are left out here.
+	virtual bool takesKing(const Move& m) const = 0;
 };
 
 template <class B>
@@ -87,6 +105,10 @@ public:
 		return this->vIsLegalMove(move);
 	}
 	bool hasEnPassant() const override { return this->enpassantSquare() != 0; }
+	bool takesKing(const Move& m) const override
+	{
+		return this->pieceAt(m.targetSquare()).type() == Chess::WesternBoard::King;
+	}
 };
 
 std::unique_ptr<Probe> makeProbe(const std::string& variant)
@@ -106,18 +128,39 @@ std::unique_ptr<Probe> makeProbe(const std::string& variant)
 // tested on its own copy (see the file comment); elsewhere in place.
 QVector<Move> legalMoves(Probe& p)
 {
+	QVector<Move> legal;
 	if (!p.hasEnPassant())
-		return p.board()->legalMoves();
+	{
+		for (const Move& m : p.board()->legalMoves())
+			if (!p.takesKing(m))
+				legal << m;
+		return legal;
+	}
 	QVarLengthArray<Move> pseudo;
 	p.pseudoMoves(pseudo);
-	QVector<Move> legal;
 	for (const Move& m : pseudo)
 	{
+		if (p.takesKing(m))
+			continue;
 		std::unique_ptr<Probe> trial(p.clone());
 		if (trial->legalHere(m))
 			legal << m;
 	}
 	return legal;
+}
+
+// A move played as cutechess-cli's referee plays it: it checks the move and
+// writes its SAN, each a make and a take-back, before it plays it. The
+// take-back of a move to the en passant square puts the pawn past the square
+// back as a pawn of the side not to move; where that was the mover's own (its
+// double step turned it, in Anti- and Super-Andernach) and the move is a
+// piece's, the played move leaves that pawn the opponent's. One make,
+// take-back and make is what stays of all of it.
+void refereePlay(Board* b, const Move& m)
+{
+	b->makeMove(m);
+	b->undoMove();
+	b->makeMove(m);
 }
 
 quint64 perft(Probe& p, int depth)
@@ -130,7 +173,7 @@ quint64 perft(Probe& p, int depth)
 	{
 		for (const Move& m : moves)
 		{
-			p.board()->makeMove(m);
+			refereePlay(p.board(), m);
 			nodes += perft(p, depth - 1);
 			p.board()->undoMove();
 		}
@@ -139,7 +182,7 @@ quint64 perft(Probe& p, int depth)
 	for (const Move& m : moves)
 	{
 		std::unique_ptr<Probe> child(p.clone());
-		child->board()->makeMove(m);
+		refereePlay(child->board(), m);
 		nodes += perft(*child, depth - 1);
 	}
 	return nodes;
@@ -204,7 +247,7 @@ bool playLan(Probe& p, const std::string& token)
 	{
 		if (l == token)
 		{
-			p.board()->makeMove(m);
+			refereePlay(p.board(), m);
 			return true;
 		}
 	}
@@ -215,6 +258,7 @@ int usage()
 {
 	std::fprintf(stderr,
 		     "usage: driver perft|divide|native <variant> <depth> <fen>\n"
+		     "       driver nativedivide <variant> <depth> <fen> [lan...]\n"
 		     "       driver moves <variant> <fen> [lan...]\n"
 		     "       driver walk <variant> <seed> <walks> <plies> <fen>\n");
 	return 2;
@@ -246,9 +290,9 @@ int main(int argc, char* argv[])
 	const std::string cmd = argv[1];
 	const std::string variant = argv[2];
 
-	if (cmd == "perft" || cmd == "divide" || cmd == "native")
+	if (cmd == "perft" || cmd == "divide" || cmd == "native" || cmd == "nativedivide")
 	{
-		if (argc != 5)
+		if (argc != 5 && cmd != "nativedivide")
 			return usage();
 		const int depth = std::atoi(argv[3]);
 		std::unique_ptr<Probe> p = setUp(variant, argv[4]);
@@ -257,6 +301,40 @@ int main(int argc, char* argv[])
 		if (cmd == "native")
 		{
 			std::printf("%llu\n", (unsigned long long)nativePerft(p->board(), depth));
+			return 0;
+		}
+		if (cmd == "nativedivide")
+		{
+			Board* b = p->board();
+			for (int i = 5; i < argc; i++)
+			{
+				bool found = false;
+				for (const Move& m : b->legalMoves())
+				{
+					if (lan(b, m) == argv[i])
+					{
+						b->makeMove(m);
+						found = true;
+						break;
+					}
+				}
+				if (!found)
+				{
+					std::fprintf(stderr, "illegal move %s\n", argv[i]);
+					return 1;
+				}
+			}
+			quint64 total = 0;
+			for (const Move& m : b->legalMoves())
+			{
+				const std::string l = lan(b, m);
+				b->makeMove(m);
+				const quint64 n = depth > 1 ? nativePerft(b, depth - 1) : 1;
+				b->undoMove();
+				total += n;
+				std::printf("%s %llu\n", l.c_str(), (unsigned long long)n);
+			}
+			std::printf("total %llu\n", (unsigned long long)total);
 			return 0;
 		}
 		if (cmd == "perft")
@@ -268,7 +346,7 @@ int main(int argc, char* argv[])
 		for (const auto& [l, m] : sortedMoves(*p))
 		{
 			std::unique_ptr<Probe> child(p->clone());
-			child->board()->makeMove(m);
+			refereePlay(child->board(), m);
 			const quint64 n = perft(*child, depth - 1);
 			total += n;
 			std::printf("%s %llu\n", l.c_str(), (unsigned long long)n);
@@ -323,12 +401,18 @@ int main(int argc, char* argv[])
 				line += "\t";
 				if (moves.empty() || ply == plies)
 				{
-					std::printf("%s-\n", line.c_str());
+					std::printf("%s-\t-\n", line.c_str());
 					break;
 				}
 				const auto& chosen = moves[rng() % moves.size()];
-				std::printf("%s%s\n", line.c_str(), chosen.first.c_str());
-				p->board()->makeMove(chosen.second);
+				// The same move from the FEN alone: what a game that starts
+				// here (an opening's FEN) makes of it.
+				std::unique_ptr<Probe> reloaded = setUp(variant, str(p->board()->fenString()));
+				if (!reloaded || !playLan(*reloaded, chosen.first))
+					return 1;
+				std::printf("%s%s\t%s\n", line.c_str(), chosen.first.c_str(),
+					    str(reloaded->board()->fenString()).c_str());
+				refereePlay(p->board(), chosen.second);
 			}
 			std::printf("end\n");
 		}

@@ -96,9 +96,30 @@ pub fn check_perft_file<V: Variant>(json: &str, max_depth: u64) {
     assert!(checked > 0, "no perft entries checked");
 }
 
+/// An example's position: its FEN, then its `moves` (tokens) if it has any,
+/// played as in a game (a FEN alone is not always the same: docs/RULES.md,
+/// "Andernach: en passant as Cutechess referees it").
+pub fn example_position<V: Variant>(e: &Value) -> Position<V> {
+    let fen_str = e["fen"].as_str().expect("fen");
+    let mut pos = load::<V>(fen_str);
+    for token in e
+        .get("moves")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let token = token.as_str().expect("token");
+        let mv = game::find_move(&pos, token)
+            .unwrap_or_else(|| panic!("{token} should be legal in {}", fen::format(&pos)));
+        game::play(&mut pos, mv);
+    }
+    pos
+}
+
 /// Every entry of a `<variant>_examples.json`: the FEN prints back exactly, the
-/// legal token set is exact, and each `after` FEN is reproduced. Returns the parsed
-/// entries so variant tests can check their own extra fields.
+/// legal token set is exact, and each `after` FEN is reproduced (after the
+/// entry's `moves`, where it has them). Returns the parsed entries so variant
+/// tests can check their own extra fields.
 pub fn check_examples_file<V: Variant>(json: &str) -> Vec<Value> {
     let entries: Vec<Value> = serde_json::from_str(json).expect("valid examples JSON");
     for e in &entries {
@@ -114,6 +135,8 @@ pub fn check_examples_file<V: Variant>(json: &str) -> Vec<Value> {
                 "input_fen loads to fen ({rule})"
             );
         }
+        let pos = example_position::<V>(e);
+        let fen_str = &fen::format(&pos);
         let tokens = legal_tokens(&pos);
         if let Some(legal) = e.get("legal").and_then(Value::as_array) {
             let expected: Vec<String> = legal

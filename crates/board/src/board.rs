@@ -566,6 +566,10 @@ mod tests {
         let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 12";
         let (_, info) = describe(VariantKind::Chess, Some(fen), &[]).unwrap();
         assert_eq!(info.start_ply, 23);
+        // Counted in 64 bits: the largest fullmove number a FEN may carry.
+        let fen = "4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295";
+        let (_, info) = describe(VariantKind::Chess, Some(fen), &[]).unwrap();
+        assert_eq!(info.start_ply, 8_589_934_589);
     }
 
     /// A variant's moves as the page lists them (readable text) and what the

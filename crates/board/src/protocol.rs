@@ -285,7 +285,7 @@ pub struct PositionInfo {
     pub said: Vec<String>,
     /// Plies before the start position (from its move number and side to
     /// move), what numbers the moves.
-    pub start_ply: u32,
+    pub start_ply: u64,
     /// `white` or `black`.
     pub turn: String,
     /// Every legal token, in the generator's order.

@@ -100,6 +100,8 @@ pub struct StaticEval {
 struct Running {
     shared: Arc<Shared>,
     handle: Handle,
+    /// A perft, which [`Engine::finish`] lets run to its count.
+    perft: bool,
 }
 
 /// One engine: what a UCI process or a web board tab owns.
@@ -176,6 +178,18 @@ impl Engine {
         }
     }
 
+    /// Ends the session's work at the end of its input: a running perft runs
+    /// to its end and reports its count (Stockfish reads on only after a perft,
+    /// so a piped `go perft` gets its count there), a running search stops.
+    pub fn finish(&mut self) {
+        if let Some(r) = self.running.take_if(|r| r.perft) {
+            if r.handle.join().is_err() {
+                log::error!("perft thread panicked");
+            }
+        }
+        self.stop();
+    }
+
     /// `ponderhit`: the pondered move was played; time limits apply from now.
     pub fn ponderhit(&self) {
         if let Some(r) = &self.running {
@@ -195,7 +209,7 @@ impl Engine {
         let shared = Shared::with_history(Arc::clone(&self.tt), Arc::clone(&self.history));
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
         let mut report = report;
-        self.start(setup, shared, move |setup, shared| {
+        self.start(setup, shared, false, move |setup, shared| {
             with_variant!(setup.variant, V => run_search::<V>(setup, &limits, &options, shared, &mut report))
         })
     }
@@ -213,6 +227,7 @@ impl Engine {
         self.start(
             setup,
             Shared::new(Arc::clone(&self.tt)),
+            true,
             move |setup, shared| {
                 let stop = &shared.stop;
                 let lines = with_variant!(setup.variant, V => {
@@ -244,6 +259,7 @@ impl Engine {
         &mut self,
         setup: &Setup,
         shared: Shared,
+        perft: bool,
         job: impl FnOnce(&Setup, &Shared) + Send + 'static,
     ) -> Result<(), SessionError> {
         self.reap();
@@ -255,7 +271,11 @@ impl Engine {
         let thread_shared = Arc::clone(&shared);
         let setup = setup.clone();
         let handle = spawn(move || job(&setup, &thread_shared))?;
-        self.running = Some(Running { shared, handle });
+        self.running = Some(Running {
+            shared,
+            handle,
+            perft,
+        });
         Ok(())
     }
 }

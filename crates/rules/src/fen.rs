@@ -231,7 +231,7 @@ pub fn parse<V: Variant>(fen: &str) -> Result<Position<V>, FenError> {
         let n = f.parse::<u32>().map_err(|_| FenError::FullmoveNumber {
             found: f.to_string(),
         })?;
-        pos.set_fullmoves(n.max(1));
+        pos.set_fullmoves(u64::from(n.max(1)));
     }
 
     let state = V::parse_state(&pos, fields.get(6).copied())?;
@@ -332,7 +332,9 @@ fn visible_ep<V: Variant>(pos: &Position<V>, sq: Square) -> Option<Square> {
     // The pawn that made the double step; in Anti- and Super-Andernach it has
     // changed side since.
     let pusher = if V::DOUBLE_STEP_CHANGES_SIDE { us } else { !us };
-    let pushed_ok = pos.piece_at(pushed) == Some(pusher.pawn()) && !pos.occupied().contains(sq);
+    let pushed_ok = (!V::FEN_EN_PASSANT_NEEDS_PUSHER
+        || pos.piece_at(pushed) == Some(pusher.pawn()))
+        && !pos.occupied().contains(sq);
     (attackers.any() && pushed_ok).then_some(sq)
 }
 

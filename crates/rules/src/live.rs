@@ -372,7 +372,7 @@ impl LiveGame {
 
     /// How many plies were played before the start position, as its fullmove
     /// number and side to move say (what numbers the moves of a record).
-    pub fn start_ply(&self) -> u32 {
+    pub fn start_ply(&self) -> u64 {
         self.inner.start_ply()
     }
 
@@ -461,7 +461,7 @@ impl LiveGame {
 trait Erased: Send + Sync {
     fn clone_box(&self) -> Box<dyn Erased>;
     fn start_fen(&self) -> String;
-    fn start_ply(&self) -> u32;
+    fn start_ply(&self) -> u64;
     fn fen(&self) -> String;
     fn board(&self) -> Board;
     fn turn(&self) -> Color;
@@ -498,9 +498,9 @@ impl<V: Variant> Erased for Live<V> {
         fen::format(&self.game.start)
     }
 
-    fn start_ply(&self) -> u32 {
+    fn start_ply(&self) -> u64 {
         let start = &self.game.start;
-        2 * (start.fullmoves().max(1) - 1) + u32::from(start.turn() == Color::Black)
+        2 * (start.fullmoves().max(1) - 1) + u64::from(start.turn() == Color::Black)
     }
 
     fn fen(&self) -> String {

@@ -471,10 +471,15 @@ pub fn write_game(record: &PgnRecord<'_>) -> WrittenGame {
 
 /// The start's move number and whether White moves first, from the FEN's sixth
 /// and second fields (1 and White where they do not say).
-fn move_number(start_fen: &str) -> (u32, bool) {
+fn move_number(start_fen: &str) -> (u64, bool) {
     let f: Vec<&str> = start_fen.split_whitespace().collect();
     (
-        f.get(5).and_then(|x| x.parse::<u32>().ok()).unwrap_or(1),
+        // 64 bits, as the rules count: a FEN may start at the largest 32-bit
+        // move number; 0 is read as 1, as the FEN reader does.
+        f.get(5)
+            .and_then(|x| x.parse::<u64>().ok())
+            .unwrap_or(1)
+            .max(1),
         f.get(1) != Some(&"b"),
     )
 }
@@ -1072,7 +1077,7 @@ fn tree_words<V: Variant>(
     mut game: Game<V>,
     line: &[TreeMove],
     how: Line,
-    mut fullmove: u32,
+    mut fullmove: u64,
     mut white_to_move: bool,
     depth: usize,
     words: &mut Vec<String>,

@@ -167,7 +167,8 @@ pub struct Position<V: Variant> {
     castling: Bitboard,
     ep: Option<Square>,
     halfmoves: u32,
-    fullmoves: u32,
+    /// 64 bits: a FEN may start at the largest 32-bit move number and play on.
+    fullmoves: u64,
     key: u64,
     /// The variant's extra state (FEN 7th field). Change it through `set_state`.
     state: V::State,
@@ -249,7 +250,7 @@ impl<V: Variant> Position<V> {
         self.halfmoves
     }
     #[inline]
-    pub fn fullmoves(&self) -> u32 {
+    pub fn fullmoves(&self) -> u64 {
         self.fullmoves
     }
     #[inline]
@@ -356,7 +357,7 @@ impl<V: Variant> Position<V> {
     }
 
     #[inline]
-    pub(crate) fn set_fullmoves(&mut self, n: u32) {
+    pub(crate) fn set_fullmoves(&mut self, n: u64) {
         self.fullmoves = n;
     }
 

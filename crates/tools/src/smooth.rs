@@ -81,7 +81,7 @@ pub fn smooth(args: &SmoothArgs) -> Result<Counts, String> {
 /// more of than the last game's last position.
 fn ply<V: Variant>(labelled: &Labelled<V>) -> u64 {
     let black = u64::from(labelled.pos.turn() == shakmaty::Color::Black);
-    2 * u64::from(labelled.pos.fullmoves().saturating_sub(1)) + black
+    2 * labelled.pos.fullmoves().saturating_sub(1) + black
 }
 
 /// The smoothed scores of one game's positions, given as (ply, score) in

@@ -74,7 +74,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
 fn tune(args: &TuneArgs) -> Result<(), String> {
     let start = Instant::now();
     let sel = data::Selection {
-        skip_plies: args.skip_plies,
+        skip_plies: u64::from(args.skip_plies),
     };
     let (mut data, stats) = data::load(&args.pgn, &sel, &DEFAULT_WEIGHTS)?;
     eprintln!(

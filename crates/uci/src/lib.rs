@@ -87,7 +87,9 @@ impl Uci {
                 Err(e) => error(&format!("unreadable input line (not UTF-8: {e})")),
             }
         }
-        self.engine.stop();
+        // End of input: a piped `go perft` still gets its count, as in
+        // Stockfish; `quit` (above) stops it as `stop` does.
+        self.engine.finish();
     }
 
     /// Handles one command line; returns false on `quit`.

@@ -137,16 +137,14 @@ impl Policy for SuperAndernach {
 }
 
 /// The legal moves, less those to the en passant square when others remain
-/// (Anti- and Super-Andernach's root moves). The rules allow them
-/// (docs/RULES.md, "Andernach: en passant"), but Cutechess 1.4.0, the referee
-/// of these games, cannot take such a move back: its undo puts the pawn past
-/// the square back in the colour of the side not to move, which here is the
-/// wrong one (the pawn changed side on its double step). It takes back every
-/// move an engine names as a PV's first move after converting it to SAN, so a
-/// PV that starts with one, and any such move played but a pawn's (whose
-/// capture then removes that pawn), would leave Cutechess's board different
-/// from the game's, and a later legal move refused. Turncoat therefore never
-/// chooses them.
+/// (Anti- and Super-Andernach's root moves). The rules allow them, and a
+/// piece's move there hands the pawn past it back (docs/RULES.md, "Andernach:
+/// en passant as Cutechess referees it"), but Cutechess 1.4.0, the referee,
+/// also plays and takes back the first move of every PV an engine prints to
+/// write it in SAN, and that take-back hands the pawn back on its board
+/// whatever move is then played. A PV that starts with such a move would
+/// leave Cutechess's board different from the game's, so Turncoat never
+/// chooses one.
 fn moves_off_the_en_passant_square<V: SideChange>(pos: &Position<V>, out: &mut MoveList) {
     let start = out.len();
     V::legal_moves(pos, out);

@@ -15,8 +15,16 @@
 //! own pawn, and that pawn may itself step onto the square it passed (a
 //! capture of nothing, counted as one). See docs/RULES.md, "Andernach: en
 //! passant".
+//!
+//! Two more of Cutechess's ways are followed, because its board is the game's
+//! (docs/RULES.md, "Andernach: en passant as Cutechess referees it"): an en
+//! passant square read from a FEN with no enemy pawn past it takes nothing
+//! (its FEN reader keeps the square but finds no pawn to take), and a piece
+//! other than a pawn or the king that moves to the en passant square turns
+//! the pawn past it over to the opponent (the referee takes back every move it
+//! checks, and its take-back puts that pawn back in the opponent's colour).
 
-use shakmaty::{Bitboard, Color, Role, Square};
+use shakmaty::{Bitboard, Color, Rank, Role, Square};
 
 use super::Variant;
 use crate::bitboards::piece_attacks;
@@ -24,6 +32,7 @@ use crate::live::{chess_effects, Effects};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Board, Position};
+use crate::zobrist;
 
 /// Andernach chess: a capturing piece other than the king changes side.
 #[derive(Copy, Clone, Debug, Default)]
@@ -39,7 +48,7 @@ pub struct AntiAndernach;
 pub struct SuperAndernach;
 
 /// The one rule that tells the three apart.
-pub trait SideChange: Variant {
+pub trait SideChange: Variant<State = Option<Square>> {
     /// Does a move of a piece other than the king change its side, given
     /// whether it captures?
     fn changes_side_when(captures: bool) -> bool;
@@ -85,8 +94,30 @@ macro_rules! andernach_variant {
             const CLOCK_RESET_IRREVERSIBLE: bool = !$double_step_changes_side;
             /// Cutechess writes and reads the same SAN.
             const SHARED_NOTATION: bool = true;
-            type State = ();
+            /// The en passant square read from a FEN with no enemy pawn past
+            /// it, where a capture takes nothing ([`spared_square`]).
+            type State = Option<Square>;
             type Cache = ();
+            /// Cutechess's FEN reader keeps the square whenever a pawn of the
+            /// side to move attacks it, whatever stands past it.
+            const FEN_EN_PASSANT_NEEDS_PUSHER: bool = false;
+
+            fn parse_state(
+                pos: &Position<Self>,
+                field: Option<&str>,
+            ) -> Result<Self::State, crate::fen::FenError> {
+                match field {
+                    None => Ok(spared_square(pos)),
+                    Some(f) => Err(crate::fen::FenError::NoSeventhField {
+                        variant: Self::NAME,
+                        found: f.to_string(),
+                    }),
+                }
+            }
+
+            fn state_key(state: &Self::State) -> u64 {
+                state.map_or(0, |sq| zobrist::extra(0, sq))
+            }
 
             fn legal_moves(pos: &Position<Self>, out: &mut MoveList) {
                 legal_moves(pos, out);
@@ -116,8 +147,17 @@ macro_rules! andernach_variant {
 
             fn effects(pos: &Position<Self>, mv: Move) -> Effects {
                 let mut fx = chess_effects(pos, mv);
+                if mv.kind == MoveKind::EnPassant && pos.state().is_some() {
+                    // Nothing stands to be taken (see `spared_square`).
+                    fx.removed.clear();
+                }
                 if changes_side(pos, mv) {
                     fx.converted.push(mv.to);
+                }
+                if let Some(sq) = handed_back(pos, mv) {
+                    fx.converted.push(sq);
+                    // In square order, as every variant lists them.
+                    fx.converted.sort_unstable();
                 }
                 fx
             }
@@ -151,21 +191,106 @@ pub fn changes_side<V: SideChange>(pos: &Position<V>, mv: Move) -> bool {
         && V::changes_side_when(is_capture(pos, mv))
 }
 
+/// The square just past `ep` (where the pawn that made the double step
+/// stands), with `us` to move.
+#[inline]
+fn past(ep: Square, us: Color) -> Square {
+    Square::from_coords(
+        ep.file(),
+        if us == Color::White {
+            Rank::Fifth
+        } else {
+            Rank::Fourth
+        },
+    )
+}
+
+/// The en passant square a FEN names when no pawn of the opponent stands just
+/// past it, or `None`. Cutechess's FEN reader keeps such a square (a pawn of
+/// the side to move attacks it) but finds no pawn to take, so an en passant
+/// capture there takes nothing, yet counts as a capture. After a double step
+/// the pawn past the square is always the one that made it, and is taken.
+pub fn spared_square<V: Variant>(pos: &Position<V>) -> Option<Square> {
+    let ep = pos.ep_square()?;
+    let us = pos.turn();
+    (pos.piece_at(past(ep, us)) != Some((!us).pawn())).then_some(ep)
+}
+
+/// The square of the pawn that `mv` hands back to the opponent, if any: a
+/// piece other than a pawn or the king moving to the en passant square, with
+/// the side to move's own pawn just past it (in Anti- and Super-Andernach the
+/// pawn that made the double step, which turned). Cutechess takes back every
+/// move it checks or writes in SAN, and its take-back of a move to the en
+/// passant square puts the pawn past it back in the opponent's colour; a
+/// pawn's move there removes or moves that pawn anyway, and a king's
+/// take-back runs another branch. Where the square was read from a FEN with
+/// nothing to take, Cutechess puts that pawn off the board: nothing changes.
+#[inline]
+pub fn handed_back<V: SideChange>(pos: &Position<V>, mv: Move) -> Option<Square> {
+    let ep = pos.ep_square()?;
+    if mv.to != ep || mv.kind != MoveKind::Normal || pos.state().is_some() {
+        return None;
+    }
+    if matches!(pos.role_at(mv.from), Some(Role::Pawn | Role::King) | None) {
+        return None;
+    }
+    let us = pos.turn();
+    let sq = past(ep, us);
+    (pos.piece_at(sq) == Some(us.pawn())).then_some(sq)
+}
+
 /// The chess-legal moves, less those whose piece changes side and then
 /// attacks its former king. The board after a move differs from chess only
 /// in the colour of the piece on the target (same occupancy), so chess
-/// legality plus that one attack is the whole test.
+/// legality plus that one attack is the whole test. A pawn handed back
+/// ([`handed_back`]) is not part of it: Cutechess judges the move before its
+/// take-back hands the pawn over, so such a move may leave the mover's king
+/// attacked by that pawn. The opponent may not take the king then (Cutechess
+/// would let it): a capture of a king is never a move here.
 pub fn legal_moves<V: SideChange>(pos: &Position<V>, out: &mut MoveList) {
+    if pos.state().is_some() {
+        return legal_by_trial(pos, out);
+    }
     let start = out.len();
     movegen::generate(pos, out, Legality::Legal, Stage::All);
     let us = pos.turn();
     let Some(king) = pos.king_of(us) else {
         return;
     };
+    let their_king = pos.king_of(!us);
     let mut kept = start;
     for i in start..out.len() {
         let mv = out[i];
-        if !changes_side(pos, mv) || !turncoat_attacks(pos, mv, king) {
+        if Some(mv.to) != their_king && (!changes_side(pos, mv) || !turncoat_attacks(pos, mv, king))
+        {
+            out[kept] = mv;
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+}
+
+/// The legal moves where an en passant capture takes nothing
+/// ([`spared_square`]), a position only a FEN gives: each pseudo-legal move
+/// played on a copy and kept when it leaves the mover's king unattacked (chess
+/// legality assumes the capture removes a pawn).
+fn legal_by_trial<V: SideChange>(pos: &Position<V>, out: &mut MoveList) {
+    let start = out.len();
+    movegen::generate(pos, out, Legality::Pseudo, Stage::All);
+    let us = pos.turn();
+    let their_king = pos.king_of(!us);
+    let mut kept = start;
+    for i in start..out.len() {
+        let mv = out[i];
+        if Some(mv.to) == their_king {
+            continue;
+        }
+        let mut after = *pos;
+        play(&mut after, mv);
+        let safe = after
+            .king_of(us)
+            .is_some_and(|king| !after.is_attacked(king, !us));
+        if safe {
             out[kept] = mv;
             kept += 1;
         }
@@ -195,10 +320,23 @@ fn turncoat_attacks<V: Variant>(pos: &Position<V>, mv: Move, king: Square) -> bo
 /// The chess move, then the side change (a promotion has already promoted).
 pub fn play<V: SideChange>(pos: &mut Position<V>, mv: Move) {
     let turns = changes_side(pos, mv);
+    let handed = handed_back(pos, mv);
     let us = pos.turn();
-    pos.play_base(mv);
+    if mv.kind == MoveKind::EnPassant && pos.state().is_some() {
+        // Nothing to take: the pawn just moves (still a capture, `is_capture`).
+        pos.play_base(Move::new(MoveKind::Normal, mv.from, mv.to));
+        pos.set_state(None);
+    } else {
+        pos.play_base(mv);
+        if pos.state().is_some() {
+            pos.set_state(None);
+        }
+    }
     if turns {
         pos.recolor(mv.to, !us);
+    }
+    if let Some(sq) = handed {
+        pos.recolor(sq, !us);
     }
 }
 

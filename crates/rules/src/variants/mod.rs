@@ -57,6 +57,12 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// Does a double step change the pawn's side (Anti- and Super-Andernach)?
     /// Then the pawn just past the en passant square is the side to move's.
     const DOUBLE_STEP_CHANGES_SIDE: bool = false;
+    /// Does a FEN's en passant square stand only when the pawn that made the
+    /// double step is just past it? Not in the Andernach variants, read as
+    /// Cutechess reads them: there the square stands whenever a pawn of the
+    /// side to move attacks it, and the variant's state says what a capture
+    /// on it takes.
+    const FEN_EN_PASSANT_NEEDS_PUSHER: bool = true;
     /// Is the readable notation one that other programs read too (SAN in
     /// chess, Cutechess's SAN in the Andernach variants)? Then the portable
     /// notation the match runner writes is the readable one, else the tokens

@@ -24,7 +24,7 @@ use turncoat_rules::variants::Variant;
 pub struct Selection {
     /// Positions before this ply of the game (counted from the standard start
     /// through the FEN move counter, so random opening plies count) are dropped.
-    pub skip_plies: u32,
+    pub skip_plies: u64,
 }
 
 /// Many positions as sparse linear traces, stored flat (a million positions
@@ -179,7 +179,7 @@ fn add_game(
     };
     stats.games += 1;
     let mut game = Game::new(start);
-    let mut ply = 2 * (start.fullmoves().max(1) - 1) + u32::from(start.turn().is_black());
+    let mut ply = 2 * (start.fullmoves().max(1) - 1) + u64::from(start.turn().is_black());
     for (i, token) in replayed
         .tokens
         .iter()
