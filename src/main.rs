@@ -37,10 +37,30 @@ Examples:
   turncoat bench --variant subversion
 In UCI mode, `go perft 1` lists the legal moves of the current position.";
 
+/// `-V`: `1.0.0 (abc1234 2026-12-10)`, the build's version, commit and date.
+fn version() -> &'static str {
+    static LINE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    LINE.get_or_init(turncoat::engine::build::version_line)
+}
+
+/// `--version`: the same, then the network kernel this binary runs (as
+/// Stockfish names its build's instruction set).
+fn long_version() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        format!(
+            "{}\nnetwork kernel: {}",
+            version(),
+            turncoat::engine::nnue::DOT_KERNEL
+        )
+    })
+}
+
 #[derive(Parser)]
 #[command(
     name = "turncoat",
-    version,
+    version = version(),
+    long_version = long_version(),
     about = "A UCI chess engine for standard chess and conversion variants.\nWithout a subcommand it speaks UCI on stdin/stdout.",
     after_help = after_help()
 )]

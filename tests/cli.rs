@@ -83,3 +83,77 @@ fn help_for_every_subcommand() {
         assert!(out.contains("Usage: turncoat"), "{out}");
     }
 }
+
+/// The commit this checkout is at, its date and whether `v<version>` tags it,
+/// from git; `None` (a note, a failure under `CI=true`) outside a checkout.
+fn checkout() -> Option<(String, String, bool)> {
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let (Some(commit), Some(date), Some(tags)) = (
+        git(&["rev-parse", "--short=7", "HEAD"]),
+        git(&["log", "-1", "--format=%cs", "HEAD"]),
+        git(&["tag", "--points-at", "HEAD"]),
+    ) else {
+        common::skip_or_fail("the build's name", "not a git checkout (or no git)");
+        return None;
+    };
+    let tagged = tags
+        .lines()
+        .any(|t| t == format!("v{}", env!("CARGO_PKG_VERSION")));
+    Some((commit, date, tagged))
+}
+
+/// `turncoat -V` names the version, the commit and its date, `--version` adds
+/// the network kernel, and `id name` is `Turncoat <version>` for a tagged
+/// release and `Turncoat <version>-dev-<commit>` otherwise.
+#[test]
+fn version_names_the_build() {
+    let Some((commit, date, tagged)) = checkout() else {
+        return;
+    };
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(version, "1.0.0");
+    let (ok, out, _) = run(&["-V"]);
+    assert!(ok);
+    assert_eq!(out, format!("turncoat {version} ({commit} {date})\n"));
+    let (ok, out, _) = run(&["--version"]);
+    assert!(ok);
+    let kernel = turncoat::engine::nnue::DOT_KERNEL;
+    assert_eq!(
+        out,
+        format!("turncoat {version} ({commit} {date})\nnetwork kernel: {kernel}\n")
+    );
+    let name = if tagged {
+        format!("Turncoat {version}")
+    } else {
+        format!("Turncoat {version}-dev-{commit}")
+    };
+    assert_eq!(turncoat::engine::NAME, name);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_turncoat"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("engine starts");
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"uci\nquit\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("exits");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().next(),
+        Some(format!("id name {name}").as_str())
+    );
+}

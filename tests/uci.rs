@@ -857,6 +857,36 @@ fn piped_perft_is_counted_at_end_of_input() {
     );
 }
 
+/// The first `info string` of every search says what evaluates it and which
+/// kernel runs the network, as Stockfish names its network.
+#[test]
+fn a_search_names_its_evaluation_and_kernel() {
+    let kernel = turncoat::engine::nnue::DOT_KERNEL;
+    let mut e = Uci::start();
+    e.send("position startpos");
+    e.send("go depth 1");
+    let (lines, _) = e.bestmove(10 * SEC);
+    assert_eq!(
+        lines[0],
+        format!("info string evaluation: network chess.net (embedded), kernel {kernel}")
+    );
+    e.send("setoption name UCI_Variant value andernach");
+    e.send("position startpos");
+    e.send("go depth 1");
+    let (lines, _) = e.bestmove(10 * SEC);
+    assert_eq!(
+        lines[0],
+        "info string evaluation: hand-set (no network for andernach)"
+    );
+    e.send("setoption name Use NNUE value false");
+    e.send("go depth 1");
+    let (lines, _) = e.bestmove(10 * SEC);
+    assert_eq!(
+        lines[0],
+        "info string evaluation: hand-set (Use NNUE is off)"
+    );
+}
+
 /// The rules judge "no legal move" before the 50-move rule: Rh8 mates on the
 /// 100th half-move and wins.
 #[test]
@@ -872,12 +902,13 @@ fn mate_on_the_hundredth_half_move_is_found() {
     );
 }
 
-/// Clocks saturate at u32::MAX; they never wrap to 0.
+/// The halfmove clock saturates at u32::MAX; the fullmove number counts on
+/// in 64 bits past the largest one a FEN may carry. Neither wraps to 0.
 #[test]
 fn clock_counters_saturate() {
     let mut e = Uci::start();
     e.send("position fen 4k3/8/8/8/8/8/8/4K2R b K - 4294967295 4294967295 moves e8e7 h1h2");
-    assert_eq!(e.fen(), "8/4k3/8/8/8/8/7R/4K3 b - - 4294967295 4294967295");
+    assert_eq!(e.fen(), "8/4k3/8/8/8/8/7R/4K3 b - - 4294967295 4294967296");
 }
 
 /// A malformed `go` is refused with a reason and still answered, so a GUI never

@@ -15,8 +15,12 @@ pub mod shard;
 
 pub use session::{Engine, Event, SessionError, StaticEval};
 
-/// The engine's name and version, as `id name` and the web board report it.
-pub const NAME: &str = concat!("Turncoat ", env!("CARGO_PKG_VERSION"));
+pub mod build;
+
+/// The engine's name and version, as `id name` and the web board report it:
+/// `Turncoat 1.0.0` for a tagged release, `Turncoat 1.0.0-dev-abc1234` for
+/// any other commit (as Stockfish names its development builds).
+pub use build::NAME;
 
 /// The most search threads a front end may ask for (UCI `Threads`, `perft --threads`).
 pub const THREADS_MAX: usize = 256;

@@ -318,6 +318,7 @@ impl Uci {
             poll: None,
             ..search::Options::default()
         };
+        send(&format!("info string {}", self.evaluation_said()));
         let started = self
             .engine
             .go(&self.position, limits, options, |event| match event {
@@ -328,6 +329,29 @@ impl Uci {
             });
         if let Err(e) = started {
             refuse_go(&e.to_string());
+        }
+    }
+}
+
+impl Uci {
+    /// What evaluates this search and which kernel runs the network, the
+    /// first `info string` of every search (as Stockfish names its network):
+    /// `evaluation: network chess.net (embedded), kernel avx2`.
+    fn evaluation_said(&self) -> String {
+        let kernel = turncoat_engine::nnue::DOT_KERNEL;
+        let variant = self.position.variant;
+        if !self.options.use_nnue {
+            return "evaluation: hand-set (Use NNUE is off)".to_string();
+        }
+        if let Some(f) = &self.options.eval_file {
+            return format!("evaluation: network {} (EvalFile), kernel {kernel}", f.path);
+        }
+        match with_variant!(variant, V => <V as turncoat_engine::policy::Policy>::NETWORK) {
+            Some(net) => format!(
+                "evaluation: network {} (embedded), kernel {kernel}",
+                net.file
+            ),
+            None => format!("evaluation: hand-set (no network for {variant})"),
         }
     }
 }
