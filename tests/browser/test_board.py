@@ -1242,7 +1242,10 @@ def test_long_game(b, path, browser):
     check(len(game["moves"]) == 2500 and game["ply"] == 2499 and game["fen"] == before, f"the game shown: {len(game['moves'])} plies")
     page.reload()
     ready(page)
-    wait_for(page, "window.turncoat.state.node.ply === 2499", timeout=60000)
+    try:
+        wait_for(page, "window.turncoat.state.node.ply === 2499", timeout=60000)
+    except TimeoutError:
+        pass
     got = shown(page)
     check(got == game, f"after the reload: {len(got['moves'])} plies at ply {got['ply']}, {got['fen']!r}")
     check(page.locator("#error").is_hidden(), f"no error after the reload: {page.inner_text('#error')!r}")
@@ -1254,7 +1257,10 @@ def test_long_game(b, path, browser):
     try:
         other.goto(link)
         ready(other)
-        wait_for(other, "window.turncoat.state.node.ply === 2499", timeout=60000)
+        try:
+            wait_for(other, "window.turncoat.state.node.ply === 2499", timeout=60000)
+        except TimeoutError:
+            pass
         got = shown(other)
         check(got == game, f"the link in a fresh browser: {len(got['moves'])} plies at ply {got['ply']}, {got['fen']!r}")
         check(other.locator("#error").is_hidden(), f"no error from the link: {other.inner_text('#error')!r}")

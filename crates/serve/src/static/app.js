@@ -2098,6 +2098,7 @@ function gameCuts(text) {
     } else {
       let j = i;
       while (j < n && !' \t\r\n{}();'.includes(text[j])) j++;
+      if (j === i) j++; // a stray `}`
       const token = text.slice(i, j);
       if (depth === 0 && (token === '1-0' || token === '0-1' || token === '1/2-1/2' || token === '*')) cuts.push(j);
       i = j;
