@@ -172,6 +172,10 @@ fn static_board_in_chromium() {
     ];
     common::match_pgn("chess", &pgns[0]);
     common::match_pgn("cruisepawns", &pgns[1]);
+    // A game longer than one position request carries: kept whole on a
+    // reload and in its link.
+    let long = out.join("long-chess.pgn");
+    std::fs::write(&long, common::long_game_pgn(common::LONG_GAME_PLIES)).unwrap();
     let cases = cases();
     let cases_file = out.join("cases.json");
     let listed: Vec<Value> = cases
@@ -192,6 +196,7 @@ fn static_board_in_chromium() {
         .arg(&cases_file)
         .args(&pgns)
         .env("TURNCOAT_CHROMIUM", &chromium)
+        .env("TURNCOAT_LONG_GAME", &long)
         .output()
         .expect("run the browser test");
     let stdout = String::from_utf8_lossy(&result.stdout);

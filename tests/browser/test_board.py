@@ -1215,9 +1215,10 @@ def test_pgn_tolerant(b):
     )
 
 
-def test_long_game(b, path):
+def test_long_game(b, path, browser):
     """A game longer than one position request carries loads and every
-    position of it can be shown: the end, and back one move from there."""
+    position of it can be shown: the end, and back one move from there. It
+    comes back whole on a reload, and from its link in a fresh browser."""
     page = b.page
     with open(path) as f:
         text = f.read()
@@ -1236,6 +1237,38 @@ def test_long_game(b, path):
     check(page.locator("#error").is_hidden(), f"no error: {page.inner_text('#error')!r}")
     last = page.evaluate("window.turncoat.state.info.last && window.turncoat.state.info.last.san")
     check(last is not None and last != "", f"the last move is shown: {last!r}")
+    # Kept whole: a reload restores all of it from the browser's storage...
+    game = shown(page)
+    check(len(game["moves"]) == 2500 and game["ply"] == 2499 and game["fen"] == before, f"the game shown: {len(game['moves'])} plies")
+    page.reload()
+    ready(page)
+    try:
+        wait_for(page, "window.turncoat.state.node.ply === 2499", timeout=60000)
+    except TimeoutError:
+        pass
+    got = shown(page)
+    check(got == game, f"after the reload: {len(got['moves'])} plies at ply {got['ply']}, {got['fen']!r}")
+    check(page.locator("#error").is_hidden(), f"no error after the reload: {page.inner_text('#error')!r}")
+    # ...and the page's own link, opened in a fresh browser (no storage),
+    # shows the same game.
+    link = page.evaluate("location.href")
+    check(link.endswith("&p=2499") and link.count("_") == 2499, f"the link holds the 2500 moves: {len(link)} characters")
+    other = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        other.goto(link)
+        ready(other)
+        try:
+            wait_for(other, "window.turncoat.state.node.ply === 2499", timeout=60000)
+        except TimeoutError:
+            pass
+        got = shown(other)
+        check(got == game, f"the link in a fresh browser: {len(got['moves'])} plies at ply {got['ply']}, {got['fen']!r}")
+        check(other.locator("#error").is_hidden(), f"no error from the link: {other.inner_text('#error')!r}")
+        other.keyboard.press("End")
+        wait_for(other, "window.turncoat.state.node.ply === 2500", timeout=20000)
+        check(other.input_value("#fen") == fen, f"its last position: {other.input_value('#fen')!r}")
+    finally:
+        other.close()
 
 
 def test_explorer(b):
@@ -1274,6 +1307,63 @@ def test_explorer(b):
     page.click("#explorer-clear")
     wait_for(page, "document.getElementById('explorer-info').textContent === 'no games'", timeout=10000)
     check(page.locator("#explorer-moves tr").count() == 0, "the table is empty")
+
+
+def explorer_info(page):
+    return page.inner_text("#explorer-info")
+
+
+def test_explorer_parts(b):
+    """A large file of games without tags (as pgn-extract --notags writes
+    them) goes in parts cut at the games' results, no message over the
+    backend's limit, and is counted with the games added before; a game too
+    large for any message is said not read, the rest counted."""
+    page = b.page
+    b.set_variant("chess")
+    b.wait_fen(START_FEN, "new game")
+    page.click("#explorer-clear")
+    wait_for(page, "document.getElementById('explorer-info').textContent === 'no games'", timeout=10000)
+    small = os.path.join(OUT, "explorer-before.pgn")
+    with open(small, "w") as f:
+        f.write('[Result "1-0"]\n\n1. e4 e5 1-0\n\n[Result "0-1"]\n\n1. e4 c5 0-1\n\n[Result "1/2-1/2"]\n\n1. d4 d5 1/2-1/2\n\n')
+    page.set_input_files("#explorer-files", [small])
+    wait_for(page, "document.getElementById('explorer-info').textContent.startsWith('3 games')", timeout=10000)
+    tagless = os.path.join(OUT, "explorer-tagless.pgn")
+    game = "1. c4 c5 2. Nc3 Nc6 3. g3 g6 4. Bg2 Bg7 1/2-1/2\n\n"
+    games = 1_500_000 // len(game) + 1
+    with open(tagless, "w") as f:
+        f.write(game * games)
+    check(os.path.getsize(tagless) > 1_500_000, f"the tagless file is 1.5 MB: {os.path.getsize(tagless)}")
+    page.evaluate("window.turncoat.explorerSent = []")
+    page.set_input_files("#explorer-files", [tagless])
+    want = f"{3 + games} games, 10 positions"
+    try:
+        wait_for(page, "w => document.getElementById('explorer-info').textContent === w", arg=want, timeout=90000)
+    finally:
+        sent = page.evaluate("window.turncoat.explorerSent")
+        info = explorer_info(page)
+    check(info == want, f"the explorer after the tagless file: {info!r}, expected {want!r}")
+    check(len(sent) == 3 and max(sent) <= 800_000, f"three parts of at most 800000 bytes: {sent}")
+    wait_for(page, "window.turncoat.explorer() && window.turncoat.explorer().fen === window.turncoat.state.info.fen", timeout=10000)
+    rows = page.evaluate("window.turncoat.explorer().moves.map((m) => [m.san, m.games])")
+    check(rows == [["c4", games], ["e4", 2], ["d4", 1]], f"the moves from the start: {rows}")
+    # A game larger than a message: the others are counted, it is said.
+    huge = os.path.join(OUT, "explorer-huge-game.pgn")
+    big = "1. e4 {" + "x" * 1_100_000 + "} e5 1-0"
+    with open(huge, "w") as f:
+        f.write(big + "\n\n1. d4 d5 0-1\n\n")
+    page.set_input_files("#explorer-files", [huge])
+    want = (
+        f"{4 + games} games, 10 positions, 1 not read: a game of {len(big)} bytes,"
+        f" more than a message holds ({1 << 20})"
+    )
+    try:
+        wait_for(page, "w => document.getElementById('explorer-info').textContent === w", arg=want, timeout=30000)
+    finally:
+        info = explorer_info(page)
+    check(info == want, f"the explorer after the huge game: {info!r}, expected {want!r}")
+    page.click("#explorer-clear")
+    wait_for(page, "document.getElementById('explorer-info').textContent === 'no games'", timeout=10000)
 
 
 def test_too_many_tabs(b, browser):
@@ -1770,6 +1860,12 @@ def test_reconnect(browser):
         ready(page)
         b = Board(page)
         before = game_with_variation(b)
+        # Games in the explorer: the server's session keeps them.
+        small = os.path.join(OUT, "explorer-reconnect.pgn")
+        with open(small, "w") as f:
+            f.write("1. e4 e5 1-0\n\n1. d4 d5 0-1\n\n")
+        page.set_input_files("#explorer-files", [small])
+        wait_for(page, "document.getElementById('explorer-info').textContent.startsWith('2 games')", timeout=10000)
         analysing(page, True)
         wait_for(page, "document.querySelectorAll('#lines .line[data-multipv]').length > 0", timeout=20000)
         server.kill()
@@ -1782,6 +1878,10 @@ def test_reconnect(browser):
         wait_for(page, "document.getElementById('conn').textContent === 'connected'", timeout=20000)
         figures["reconnect_s"] = round(time.time() - t, 1)
         check(page.locator("#error").is_hidden(), "the error goes with the reconnection")
+        # The new session has no games in its explorer: the page says so.
+        info = explorer_info(page)
+        lost = "the connection was lost, and the explorer's games with it: add the files again"
+        check(info == lost, f"the explorer after the reconnection: {info!r}")
         check(page.evaluate(TREE) == before, f"after the reconnection {page.evaluate(TREE)} != {before}")
         # The new session has the game: analysis of the position shown...
         page.evaluate("window.turncoat.state.analysis = null")
@@ -1954,8 +2054,9 @@ def main():
         steps.append(("pgn as lichess writes it", lambda: test_pgn_tolerant(b)))
         steps.append(("link", lambda: test_link(b, browser)))
         if os.environ.get("TURNCOAT_LONG_GAME"):
-            steps.append(("long game", lambda: test_long_game(b, os.environ["TURNCOAT_LONG_GAME"])))
+            steps.append(("long game", lambda: test_long_game(b, os.environ["TURNCOAT_LONG_GAME"], browser)))
         steps.append(("explorer", lambda: test_explorer(b)))
+        steps.append(("explorer parts", lambda: test_explorer_parts(b)))
         steps.append(("storage", lambda: test_storage(b)))
         steps.append(("reconnect", lambda: test_reconnect(browser)))
         steps.append(("too many tabs", lambda: test_too_many_tabs(b, browser)))

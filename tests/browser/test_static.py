@@ -180,7 +180,10 @@ def main():
         ] + [(f"pgn {os.path.basename(x)}", (lambda x=x: tb.test_pgn(b, x))) for x in PGNS]
         steps.append(("pgn as lichess writes it", lambda: tb.test_pgn_tolerant(b)))
         steps.append(("link", lambda: tb.test_link(b, browser)))
+        if os.environ.get("TURNCOAT_LONG_GAME"):
+            steps.append(("long game", lambda: tb.test_long_game(b, os.environ["TURNCOAT_LONG_GAME"], browser)))
         steps.append(("explorer", lambda: tb.test_explorer(b)))
+        steps.append(("explorer parts", lambda: tb.test_explorer_parts(b)))
         steps.append(("storage", lambda: tb.test_storage(b)))
         if os.environ.get("TURNCOAT_MEASURE_GAME") and PGNS:
             steps.append(("measure game analysis", lambda: tb.measure_game_analysis(b, PGNS[0])))

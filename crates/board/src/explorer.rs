@@ -5,7 +5,7 @@
 //! (pychess-variants has no explorer for want of one); Turncoat's own games
 //! are one.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 use turncoat_rules::live::{LiveGame, Start};
@@ -16,8 +16,30 @@ use turncoat_rules::variants::VariantKind;
 /// Plies of each game counted: the opening and early middlegame, as lichess's
 /// explorer; later positions rarely recur.
 pub const MAX_EXPLORER_PLIES: usize = 60;
-/// Games a tab's explorer holds at most (memory: about 60 small entries a game).
-pub const MAX_EXPLORER_GAMES: usize = 200_000;
+
+/// What one counted move (a position and a move played from it, with its
+/// tally) costs at most, in bytes: the position's Zobrist key, the variant
+/// and the token's number with four 32-bit counts are 32 bytes in a B-tree
+/// leaf of 11 (368 bytes with its header), which random keys fill to about
+/// 70%. `memory_per_entry` (crates/board/tests/explorer_memory.rs) counts
+/// the allocator's bytes for 1500 games of random moves: 53 a counted move,
+/// 54 a position (the FEN-keyed maps of maps it replaced took 434 a
+/// position).
+pub const EXPLORER_ENTRY_BYTES: usize = 64;
+
+/// What a move's token costs when the explorer first meets it, besides its
+/// characters: the token twice (the list and the map's key, each a `String`
+/// and its allocation) and the map's entry. Tokens are few (chess has fewer
+/// than 2000), but a variant's long tokens (a missile's path) are many.
+pub const EXPLORER_TOKEN_BYTES: usize = 128;
+
+/// Most memory a tab's explorer takes, as counted by
+/// [`EXPLORER_ENTRY_BYTES`] and [`EXPLORER_TOKEN_BYTES`]: about a million
+/// counted moves, some 20,000 games of varied openings. The bound is memory,
+/// not games: games that reach only known positions cost nothing. Eight tabs
+/// (the server's most) hold at most 512 MiB.
+pub const MAX_EXPLORER_BYTES: usize = 64 << 20;
+
 /// Moves listed for one position at most (the most played first).
 pub const MAX_EXPLORED_MOVES: usize = 40;
 
@@ -30,16 +52,59 @@ pub struct Tally {
     pub black: u64,
 }
 
-impl Tally {
+/// A [`Tally`] as the explorer keeps it: half the size (a count beyond
+/// `u32::MAX` stays there).
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    games: u32,
+    white: u32,
+    draws: u32,
+    black: u32,
+}
+
+impl Counts {
     fn add(&mut self, result: &str) {
-        self.games += 1;
+        let bump = |n: &mut u32| *n = n.saturating_add(1);
+        bump(&mut self.games);
         match result {
-            "1-0" => self.white += 1,
-            "0-1" => self.black += 1,
-            "1/2-1/2" => self.draws += 1,
+            "1-0" => bump(&mut self.white),
+            "0-1" => bump(&mut self.black),
+            "1/2-1/2" => bump(&mut self.draws),
             // Unfinished games count as played, with no result.
             _ => {}
         }
+    }
+
+    fn tally(self) -> Tally {
+        Tally {
+            games: self.games.into(),
+            white: self.white.into(),
+            draws: self.draws.into(),
+            black: self.black.into(),
+        }
+    }
+}
+
+/// A move played from a position: the variant, the position's Zobrist key
+/// (its identity, whatever the move order or the move counters, as in a
+/// Polyglot book) and the move's token by its number in the explorer's list.
+/// Ordered so that one position's moves are neighbours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry {
+    variant: u8,
+    position: u64,
+    token: u32,
+}
+
+impl Entry {
+    /// The moves of one position, as a range of the map.
+    fn of_position(variant: u8, position: u64) -> std::ops::RangeInclusive<Entry> {
+        let at = |token| Entry {
+            variant,
+            position,
+            token,
+        };
+        at(0)..=at(u32::MAX)
     }
 }
 
@@ -59,44 +124,83 @@ pub struct ExploredMove {
 pub struct Added {
     /// Games counted from this text.
     pub games: usize,
-    /// Games that could not be read or replayed (each is skipped whole), or
-    /// that found the explorer full.
+    /// Games that could not be read or replayed (each is skipped whole).
     pub skipped: usize,
-    /// The explorer holds [`MAX_EXPLORER_GAMES`]: later games were skipped.
-    pub full: bool,
+    /// Games left out because they reach positions the explorer has no room
+    /// for ([`MAX_EXPLORER_BYTES`]): it is full.
+    pub full: usize,
+}
+
+/// Why a game was not counted.
+enum Refused {
+    Unreadable,
+    Full,
 }
 
 /// One tab's explorer: every position's moves with their tallies, per variant.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Explorer {
     games: usize,
-    /// (variant, position key) -> move token -> tally.
-    moves: HashMap<(VariantKind, String), HashMap<String, Tally>>,
+    positions: usize,
+    /// Memory taken, as [`MAX_EXPLORER_BYTES`] counts it.
+    bytes: usize,
+    /// Most memory it may take.
+    budget: usize,
+    moves: BTreeMap<Entry, Counts>,
+    /// The tokens met, by number, and their numbers.
+    tokens: Vec<String>,
+    token_ids: HashMap<String, u32>,
 }
 
-/// A position's identity for the explorer: its FEN without the move counters
-/// (the same position reached by another move order is one position).
-fn position_key(fen: &str) -> String {
-    fen.split_whitespace()
-        .enumerate()
-        .filter(|(i, _)| !matches!(i, 4 | 5))
-        .map(|(_, f)| f)
-        .collect::<Vec<_>>()
-        .join(" ")
+impl Default for Explorer {
+    fn default() -> Explorer {
+        Explorer::with_budget(MAX_EXPLORER_BYTES)
+    }
+}
+
+/// A token's cost when it is new.
+fn token_bytes(token: &str) -> usize {
+    EXPLORER_TOKEN_BYTES + 2 * token.len()
 }
 
 impl Explorer {
+    /// An explorer that takes at most `budget` bytes (as
+    /// [`MAX_EXPLORER_BYTES`] counts them).
+    pub fn with_budget(budget: usize) -> Explorer {
+        Explorer {
+            games: 0,
+            positions: 0,
+            bytes: 0,
+            budget,
+            moves: BTreeMap::new(),
+            tokens: Vec::new(),
+            token_ids: HashMap::new(),
+        }
+    }
+
     pub fn games(&self) -> usize {
         self.games
     }
 
+    /// Positions counted (each with one or more moves played from it).
     pub fn positions(&self) -> usize {
+        self.positions
+    }
+
+    /// Moves counted: (position, move) pairs.
+    pub fn entries(&self) -> usize {
         self.moves.len()
+    }
+
+    /// Memory taken, as [`MAX_EXPLORER_BYTES`] counts it.
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// Counts the games of `text` (PGN, read as tolerantly as the board's
     /// import; each game's main line). A game that cannot be read or replayed
-    /// is skipped, the others counted; text that holds no game is an error.
+    /// is skipped, one that finds no room left out, the others counted; text
+    /// that holds no game is an error.
     pub fn add_pgn(&mut self, text: &str) -> Result<Added, String> {
         let games = pgn::read_pgn_tree(text).map_err(|e| e.to_string())?;
         if games.is_empty() {
@@ -104,47 +208,94 @@ impl Explorer {
         }
         let mut added = Added::default();
         for g in &games {
-            if self.games >= MAX_EXPLORER_GAMES {
-                added.full = true;
-                added.skipped += 1;
-                continue;
-            }
             match self.add_game(g) {
-                Some(()) => {
+                Ok(()) => {
                     added.games += 1;
                     self.games += 1;
                 }
-                None => added.skipped += 1,
+                Err(Refused::Unreadable) => added.skipped += 1,
+                Err(Refused::Full) => added.full += 1,
             }
         }
         Ok(added)
     }
 
-    /// Counts one game's first plies; None (and nothing counted) when it
-    /// cannot be replayed.
-    fn add_game(&mut self, g: &pgn::PgnTreeGame) -> Option<()> {
-        let replayed = pgn::replay_tree(g).ok()?;
-        let mut game = LiveGame::new(replayed.variant, Start::Fen(&replayed.start_fen)).ok()?;
-        let mut counted = Vec::new();
+    /// Counts one game's first plies, once each (a move repeated in the
+    /// game's opening is one game that played it); nothing is counted when
+    /// the game cannot be replayed, or when what it adds does not fit.
+    fn add_game(&mut self, g: &pgn::PgnTreeGame) -> Result<(), Refused> {
+        let replayed = pgn::replay_tree(g).map_err(|_| Refused::Unreadable)?;
+        let mut game = LiveGame::new(replayed.variant, Start::Fen(&replayed.start_fen))
+            .map_err(|_| Refused::Unreadable)?;
+        let variant = replayed.variant as u8;
+        let mut counted: Vec<(u64, &str)> = Vec::new();
         for m in replayed.moves.iter().take(MAX_EXPLORER_PLIES) {
-            counted.push((position_key(&game.fen()), m.token.clone()));
-            game.play(&m.token).ok()?;
+            counted.push((game.key(), m.token.as_str()));
+            game.play(&m.token).map_err(|_| Refused::Unreadable)?;
         }
-        for (key, token) in counted {
-            self.moves
-                .entry((replayed.variant, key))
-                .or_default()
-                .entry(token)
-                .or_default()
-                .add(&g.result);
+        counted.sort_unstable();
+        counted.dedup();
+        // What the game would add: the moves not counted before, the tokens
+        // not met before (once each).
+        let mut cost = 0;
+        let mut new_tokens: Vec<&str> = Vec::new();
+        for &(position, token) in &counted {
+            let known = self.token_ids.get(token).is_some_and(|&token| {
+                self.moves.contains_key(&Entry {
+                    variant,
+                    position,
+                    token,
+                })
+            });
+            if !known {
+                cost += EXPLORER_ENTRY_BYTES;
+                if !self.token_ids.contains_key(token) && !new_tokens.contains(&token) {
+                    new_tokens.push(token);
+                    cost += token_bytes(token);
+                }
+            }
         }
-        Some(())
+        if self.bytes + cost > self.budget {
+            return Err(Refused::Full);
+        }
+        self.bytes += cost;
+        for (position, token) in counted {
+            let token = self.token_id(token);
+            let entry = Entry {
+                variant,
+                position,
+                token,
+            };
+            if !self.moves.contains_key(&entry)
+                && self
+                    .moves
+                    .range(Entry::of_position(variant, position))
+                    .next()
+                    .is_none()
+            {
+                self.positions += 1;
+            }
+            self.moves.entry(entry).or_default().add(&g.result);
+        }
+        Ok(())
+    }
+
+    /// The token's number, numbering it when new.
+    fn token_id(&mut self, token: &str) -> u32 {
+        if let Some(&id) = self.token_ids.get(token) {
+            return id;
+        }
+        // Fewer tokens than the budget's bytes: the number fits.
+        let id = u32::try_from(self.tokens.len()).unwrap_or(u32::MAX);
+        self.tokens.push(token.to_string());
+        self.token_ids.insert(token.to_string(), id);
+        id
     }
 
     /// The moves played from `fen` in `variant`, the most played first (ties
     /// by the better score for the side to move, then by the text).
     pub fn explore(&self, variant: VariantKind, fen: &str) -> Vec<ExploredMove> {
-        let Some(moves) = self.moves.get(&(variant, position_key(fen))) else {
+        let Ok(game) = LiveGame::new(variant, Start::Fen(fen)) else {
             return Vec::new();
         };
         let white_to_move = fen.split_whitespace().nth(1) != Some("b");
@@ -152,21 +303,25 @@ impl Explorer {
             let wins = if white_to_move { t.white } else { t.black };
             (2 * wins + t.draws) as f64 / t.games.max(1) as f64
         };
-        let mut out: Vec<ExploredMove> = moves
-            .iter()
-            .map(|(token, tally)| ExploredMove {
-                token: token.clone(),
-                san: notation::line_texts(
-                    variant,
-                    fen,
-                    std::slice::from_ref(token),
-                    notation::Notation::Readable,
-                )
-                .0
-                .into_iter()
-                .next()
-                .unwrap_or_else(|| token.clone()),
-                tally: *tally,
+        let mut out: Vec<ExploredMove> = self
+            .moves
+            .range(Entry::of_position(variant as u8, game.key()))
+            .filter_map(|(entry, counts)| {
+                let token = self.tokens.get(entry.token as usize)?;
+                Some(ExploredMove {
+                    token: token.clone(),
+                    san: notation::line_texts(
+                        variant,
+                        fen,
+                        std::slice::from_ref(token),
+                        notation::Notation::Readable,
+                    )
+                    .0
+                    .into_iter()
+                    .next()
+                    .unwrap_or_else(|| token.clone()),
+                    tally: counts.tally(),
+                })
             })
             .collect();
         out.sort_by(|a, b| {
@@ -180,8 +335,9 @@ impl Explorer {
         out
     }
 
+    /// Empties the explorer (its budget stays).
     pub fn clear(&mut self) {
-        *self = Explorer::default();
+        *self = Explorer::with_budget(self.budget);
     }
 }
 
@@ -217,7 +373,7 @@ mod tests {
             Ok(Added {
                 games: 5,
                 skipped: 1,
-                full: false
+                full: 0
             })
         );
         let start = VariantKind::Chess.start_fen();
@@ -265,7 +421,7 @@ mod tests {
             Ok(Added {
                 games: 1,
                 skipped: 0,
-                full: false
+                full: 0
             })
         );
         let start = VariantKind::Subversion.start_fen();
@@ -284,10 +440,64 @@ mod tests {
             Ok(Added {
                 games: 0,
                 skipped: 1,
-                full: false
+                full: 0
             })
         );
         assert_eq!(e.add_pgn(""), Err("no game found in the PGN".to_string()));
         assert_eq!(e.games(), 1);
+    }
+
+    /// The bound is memory: a game that would take more than is left is
+    /// left out whole and said to be (`full`); one that reaches only known
+    /// positions still counts.
+    #[test]
+    fn a_full_explorer_says_so() {
+        // Room for the five moves of the first game and their tokens.
+        let tokens: usize = ["e2e4", "e7e5", "g1f3", "b8c6"]
+            .iter()
+            .map(|t| token_bytes(t))
+            .sum();
+        let mut e = Explorer::with_budget(4 * EXPLORER_ENTRY_BYTES + tokens);
+        assert_eq!(
+            e.add_pgn("1. e4 e5 2. Nf3 Nc6 1-0\n\n1. e4 c5 0-1\n\n1. e4 e5 1/2-1/2\n\n1. Qh5 *"),
+            Ok(Added {
+                games: 2,
+                skipped: 1,
+                full: 1
+            })
+        );
+        assert_eq!((e.games(), e.positions(), e.entries()), (2, 4, 4));
+        assert_eq!(e.bytes(), 4 * EXPLORER_ENTRY_BYTES + tokens);
+        let start = VariantKind::Chess.start_fen();
+        let rows: Vec<_> = e
+            .explore(VariantKind::Chess, start)
+            .iter()
+            .map(|m| (m.san.clone(), m.tally.games, m.tally.white, m.tally.draws))
+            .collect();
+        assert_eq!(rows, [("e4".to_string(), 2, 1, 1)]);
+        // Emptied, it has its room again.
+        e.clear();
+        assert_eq!(e.bytes(), 0);
+        assert_eq!(
+            e.add_pgn("1. e4 c5 0-1").map(|a| (a.games, a.full)),
+            Ok((1, 0))
+        );
+    }
+
+    /// A game that goes back and forth in its opening played each move from
+    /// each position once: one game, not four.
+    #[test]
+    fn a_repeated_move_counts_once() {
+        let mut e = Explorer::default();
+        let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 1-0";
+        assert_eq!(e.add_pgn(shuffle).map(|a| a.games), Ok(1));
+        assert_eq!((e.positions(), e.entries()), (4, 5));
+        let start = VariantKind::Chess.start_fen();
+        let rows: Vec<_> = e
+            .explore(VariantKind::Chess, start)
+            .iter()
+            .map(|m| (m.san.clone(), m.tally.games))
+            .collect();
+        assert_eq!(rows, [("Nf3".to_string(), 1), ("e4".to_string(), 1)]);
     }
 }

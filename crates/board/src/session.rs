@@ -429,7 +429,7 @@ mod tests {
         assert_eq!(
             ask(&mut s, pgn),
             [
-                r#"{"type":"explorer","added":{"games":2,"skipped":1,"full":false},"games":2,"positions":2}"#
+                r#"{"type":"explorer","added":{"games":2,"skipped":1,"full":0},"games":2,"positions":2}"#
             ]
         );
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -455,7 +455,7 @@ mod tests {
         assert_eq!(
             ask(&mut s, r#"{"type":"explorer_clear"}"#),
             [
-                r#"{"type":"explorer","added":{"games":0,"skipped":0,"full":false},"games":0,"positions":0}"#
+                r#"{"type":"explorer","added":{"games":0,"skipped":0,"full":0},"games":0,"positions":0}"#
             ]
         );
         // Nothing of this reached the engine.

@@ -387,6 +387,13 @@ impl LiveGame {
         self.inner.board()
     }
 
+    /// The current position's Zobrist key (board, side to move, castling, en
+    /// passant and the variant's state; not the move counters): a position
+    /// in 8 bytes where a FEN takes some 60.
+    pub fn key(&self) -> u64 {
+        self.inner.key()
+    }
+
     pub fn side_to_move(&self) -> Color {
         self.inner.turn()
     }
@@ -464,6 +471,7 @@ trait Erased: Send + Sync {
     fn start_ply(&self) -> u64;
     fn fen(&self) -> String;
     fn board(&self) -> Board;
+    fn key(&self) -> u64;
     fn turn(&self) -> Color;
     fn in_check(&self) -> bool;
     fn checked_king(&self) -> Option<Square>;
@@ -509,6 +517,10 @@ impl<V: Variant> Erased for Live<V> {
 
     fn board(&self) -> Board {
         *self.game.pos.board()
+    }
+
+    fn key(&self) -> u64 {
+        self.game.pos.key()
     }
 
     fn turn(&self) -> Color {

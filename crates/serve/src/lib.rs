@@ -33,6 +33,10 @@ use turncoat_board::session::Session;
 /// Most tabs served at once (each has its own engine and hash table).
 pub const MAX_SESSIONS: usize = 8;
 
+// Every tab's opening explorer full at once still leaves the server well
+// under a GiB (besides the engines' hash tables, which the user sets).
+const _: () = assert!(MAX_SESSIONS * turncoat_board::explorer::MAX_EXPLORER_BYTES <= 512 << 20);
+
 /// How long the server waits for the client's Close after its own (or for
 /// the client to take its answer to the client's Close) before it drops the
 /// connection: a client that never answers must not hold a task.

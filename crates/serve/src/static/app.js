@@ -56,6 +56,7 @@ function connect() {
     // socket); without it nothing works any more.
     onClose: (why, retryMs) => {
       disconnected = true;
+      explorerLost();
       if (retryMs == null) {
         $('conn').textContent = 'disconnected — reload the page';
         showError(why, true);
@@ -111,10 +112,10 @@ function onMessage(msg) {
         if (msg.id === lastPositionRequest) cb(false, msg);
         return;
       }
+      if (msg.request === 'explorer_add') { onExplorerRefused(msg.message); break; }
       showError(msg.message);
       if (msg.request === 'go') { state.waitingEngine = false; }
       if (msg.request === 'evaluate' || msg.request === 'game_report') stopGameAnalysis();
-      if (msg.request === 'explorer_add') explorerUpload = null;
       break;
     }
     case 'analysis':
@@ -286,7 +287,8 @@ function startup() {
 }
 
 /** Rebuilds a stored game, every line checked by the backend (a line that
- * no longer plays is cut where it stops); false when its start is refused. */
+ * no longer plays is cut where it stops, and the page says so); false when
+ * its start is refused. Lines of any length: each is checked in parts. */
 async function restoreStored(g) {
   if (!state.variants.includes(g.variant)) return false;
   const start = await ask(g.variant, g.fen, []);
@@ -294,6 +296,7 @@ async function restoreStored(g) {
   const root = makeNode(null, null, null);
   root.startFen = start.msg.start_fen;
   root.startPly = start.msg.start_ply;
+  root.fen = start.msg.fen;
   const nodes = g.nodes.map(() => null);
   g.nodes.forEach(([p, token, san, notes], i) => {
     const parent = p < 0 ? root : nodes[p];
@@ -302,33 +305,29 @@ async function restoreStored(g) {
     if (notes && typeof notes === 'object') setNotes(nodes[i], notes);
     parent.children.push(nodes[i]);
   });
-  const leaves = nodes.filter((n) => n && !n.children.length);
-  for (const leaf of leaves) {
+  const attached = (n) => { for (; n.parent; n = n.parent) if (!n.parent.children.includes(n)) return false; return true; };
+  const cut = [];
+  for (const leaf of nodes.filter((n) => n && !n.children.length)) {
+    if (!attached(leaf)) continue; // under a move already cut
+    // From the nearest position already checked (a line shared with one
+    // checked before is not checked again).
     const line = [];
-    for (let n = leaf; n.parent; n = n.parent) line.unshift(n);
-    const tokens = line.map((n) => n.token);
-    let answer = await ask(g.variant, root.startFen, tokens);
-    let good = tokens.length;
-    if (!answer.ok) {
-      // The longest playable beginning (legality of a prefix is monotone).
-      let [lo, hi] = [0, tokens.length - 1];
-      while (lo < hi) {
-        const mid = Math.ceil((lo + hi) / 2);
-        if ((await ask(g.variant, root.startFen, tokens.slice(0, mid))).ok) lo = mid; else hi = mid - 1;
-      }
-      good = lo;
-      const bad = line[good];
-      bad.parent.children = bad.parent.children.filter((c) => c !== bad);
-      answer = await ask(g.variant, root.startFen, tokens.slice(0, good));
-    }
+    let from = leaf;
+    for (; !from.fen; from = from.parent) line.unshift(from);
+    const checked = await checkLine(g.variant, from.fen, line.map((n) => n.token), from.ply);
     // The moves as the backend writes them now.
-    if (answer.ok) line.slice(0, good).forEach((n, i) => { n.san = answer.msg.sans[i] || n.token; });
+    line.slice(0, checked.good).forEach((n, i) => { n.san = checked.sans[i] || n.token; });
+    for (const [ply, fen] of checked.fens) line[ply - from.ply - 1].fen = fen;
+    if (checked.good < line.length) {
+      const bad = line[checked.good];
+      bad.parent.children = bad.parent.children.filter((c) => c !== bad);
+      if (!cut.includes(checked.error)) cut.push(checked.error);
+    }
   }
   // The position shown, if it is still in the tree.
   let node = g.current >= 0 ? nodes[g.current] : root;
-  for (let n = node; n && n !== root; n = n.parent) if (!n.parent || !n.parent.children.includes(n)) node = null;
-  node = node || root;
-  const shown = await ask(g.variant, root.startFen, pathTokens(node));
+  if (!node || !attached(node)) node = root;
+  const shown = await askNode(g.variant, node);
   if (!shown.ok) return false;
   stopGameAnalysis();
   state.ended = null;
@@ -337,6 +336,7 @@ async function restoreStored(g) {
   state.root = root;
   state.node = node;
   show(shown.msg);
+  if (cut.length) showError(`The stored game is shown up to what can be played: ${cut.join('; ')}.`, true);
   return true;
 }
 
@@ -392,51 +392,90 @@ async function loadLink(link) {
     problems.push(`unknown variant '${variant}'`);
     [variant, fen, moves] = ['chess', null, []];
   }
-  let answer = await ask(variant, fen, moves);
-  if (!answer.ok) {
-    const start = await ask(variant, fen, []);
-    if (!start.ok) {
-      problems.push(start.msg.message);
-      [fen, moves] = [null, []];
-    } else {
-      // The longest playable beginning: legality of a prefix is monotone.
-      let [lo, hi] = [0, moves.length - 1]; // prefix lo plays; prefix hi + 1 does not
-      while (lo < hi) {
-        const mid = Math.ceil((lo + hi) / 2);
-        if ((await ask(variant, fen, moves.slice(0, mid))).ok) lo = mid; else hi = mid - 1;
-      }
-      problems.push(answer.msg.message);
-      moves = moves.slice(0, lo);
-    }
-    answer = await ask(variant, fen, moves);
-    if (!answer.ok) return;
+  let start = await ask(variant, fen, []);
+  if (!start.ok) {
+    problems.push(start.msg.message);
+    [fen, moves] = [null, []];
+    start = await ask(variant, fen, []);
+    if (!start.ok) return;
   }
-  const msg = answer.msg;
+  const root = makeNode(null, null, null);
+  root.startFen = start.msg.start_fen;
+  root.startPly = start.msg.start_ply;
+  root.fen = start.msg.fen;
+  // A link holds a line of any length: it is checked in parts.
+  const checked = await checkLine(variant, root.startFen, moves, 0);
+  if (checked.error) problems.push(checked.error);
+  const line = [];
+  let node = root;
+  moves.slice(0, checked.good).forEach((tok, i) => {
+    const child = makeNode(node, tok, checked.sans[i] || tok);
+    node.children.push(child);
+    node = child;
+    line.push(child);
+  });
+  for (const [ply, f] of checked.fens) line[ply - 1].fen = f;
+  const ply = Math.max(0, Math.min(link.ply, line.length));
+  const shownNode = ply ? line[ply - 1] : root;
+  const at = await askNode(variant, shownNode);
+  if (!at.ok) return;
   stopGameAnalysis();
   state.ended = null;
   state.variant = variant;
   $('variant').value = variant;
-  state.root = makeNode(null, null, null);
-  state.root.startFen = msg.start_fen;
-  state.root.startPly = msg.start_ply;
-  let node = state.root;
-  moves.forEach((tok, i) => {
-    const child = makeNode(node, tok, msg.sans[i] || tok);
-    node.children.push(child);
-    node = child;
-  });
-  state.node = node;
-  show(msg);
-  const ply = Math.max(0, Math.min(link.ply, moves.length));
-  if (ply !== moves.length) {
-    let shown = state.root;
-    for (let i = 0; i < ply; i++) shown = shown.children[0];
-    const at = await ask(variant, state.root.startFen, moves.slice(0, ply));
-    if (at.ok) { state.node = shown; show(at.msg); }
-  }
+  state.root = root;
+  state.node = shownNode;
+  show(at.msg);
   if (problems.length) showError(`This link's game is shown up to what can be played: ${problems.join('; ')}.`, true);
   else clearError();
 }
+
+/** Checks `tokens` played from `fen` (the FEN of the position after `ply`
+ * plies of the game), however many: in requests of at most
+ * MAX_REQUEST_MOVES moves, each from the position the one before reached
+ * (what is legal is the position's, and its FEN holds it whole). Returns
+ * how many moves play (`good`), their readable text, the FEN reached after
+ * each request (`fens`: [ply, FEN], positions to ask later ones from) and,
+ * when a move is refused, why, its number counted from the game's start. */
+async function checkLine(variant, fen, tokens, ply) {
+  const sans = [];
+  const fens = [];
+  let base = fen;
+  for (let from = 0; from < tokens.length; from += MAX_REQUEST_MOVES) {
+    const part = tokens.slice(from, from + MAX_REQUEST_MOVES);
+    const answer = await ask(variant, base, part);
+    if (answer.ok) {
+      part.forEach((t, i) => sans.push(answer.msg.sans[i] || t));
+      base = answer.msg.fen;
+      fens.push([ply + from + part.length, base]);
+      continue;
+    }
+    // The longest playable beginning: legality of a prefix is monotone.
+    let [lo, hi] = [0, part.length - 1]; // prefix lo plays; prefix hi + 1 does not
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if ((await ask(variant, base, part.slice(0, mid))).ok) lo = mid; else hi = mid - 1;
+    }
+    if (lo) {
+      const kept = await ask(variant, base, part.slice(0, lo));
+      if (kept.ok) {
+        part.slice(0, lo).forEach((t, i) => sans.push(kept.msg.sans[i] || t));
+        fens.push([ply + from + lo, kept.msg.fen]);
+      } else {
+        lo = 0;
+      }
+    }
+    // The backend numbers the moves of its request: the game's are wanted.
+    const error = answer.msg.message.replace(/^move (\d+):/, (_, k) => `move ${ply + from + Number(k)}:`);
+    return { good: from + lo, sans, fens, error };
+  }
+  return { good: tokens.length, sans, fens, error: null };
+}
+
+/** The position of `node` of a game of `variant` (as goTo asks it). */
+const askNode = (variant, node) => new Promise((resolve) => {
+  requestLine(node, [], (ok, msg) => resolve({ ok, msg }), variant);
+});
 
 window.addEventListener('hashchange', () => {
   const link = parseLink(location.hash);
@@ -466,10 +505,12 @@ const halfmoveOf = (fen) => parseInt(fen.split(' ')[4], 10);
  * already seen, preferably one right after an irreversible move (the rules
  * then still see every earlier position a repetition could involve); when
  * none is near enough, one halfway up is fetched first. */
-function requestLine(node, extra, cb) {
+function requestLine(node, extra, cb, variant = state.variant) {
   const path = pathTokens(node).concat(extra);
   if (path.length <= MAX_REQUEST_MOVES) {
-    requestPosition(state.variant, state.root.startFen, path, cb);
+    let root = node;
+    while (root.parent) root = root.parent;
+    requestPosition(variant, root.startFen, path, cb);
     return;
   }
   const tail = extra.slice();
@@ -488,7 +529,7 @@ function requestLine(node, extra, cb) {
   }
   const base = fresh || known;
   if (base) {
-    requestPosition(state.variant, base.fen, base.moves, cb);
+    requestPosition(variant, base.fen, base.moves, cb);
     return;
   }
   let a = node;
@@ -496,8 +537,8 @@ function requestLine(node, extra, cb) {
   requestLine(a, [], (ok, msg) => {
     if (!ok) { cb(false, msg); return; }
     a.fen = msg.fen;
-    requestLine(node, extra, cb);
-  });
+    requestLine(node, extra, cb, variant);
+  }, variant);
 }
 
 // Where the last step through the moves is going, until its answer comes:
@@ -1991,62 +2032,199 @@ function onPgnText(text) {
 // counted by the backend, position by position; for the position shown the
 // explorer lists the moves played there, how often, how those games ended,
 // and, while the engine is otherwise idle, each move's value by a short
-// search. Files go in parts cut between games (one message holds at most
-// 1 MB).
-/** Largest part of a file sent at once (under the backend's 1 MB message). */
+// search. Files go in parts cut between games: a message holds at most
+// MAX_MESSAGE_BYTES.
+/** Largest message the backend reads, in bytes of its JSON (the server's
+ * MAX_MESSAGE_BYTES: it closes the socket on a larger one). */
+const MAX_MESSAGE_BYTES = 1 << 20;
+/** The parts' size, in bytes of their message: well under the limit (a
+ * part is read in one go; a game larger than this goes alone). */
 const EXPLORER_PART_BYTES = 800000;
 /** Nodes of the search that values each listed move. */
 const EXPLORER_NODES = 30000;
 /** Moves valued by a search, the most played first. */
 const EXPLORER_VALUED = 6;
 let explorerGames = 0;
-let explorerUpload = null; // the parts still to send
+let explorerUpload = null; // the parts still to send, and what the others did
 let explorerShown = null; // { fen, moves }
 let explorerEval = null; // { id, fen, token }
 
-/** `text` cut into parts of whole games, each under EXPLORER_PART_BYTES. */
-function pgnParts(text) {
-  const starts = [];
-  const re = /(^|\n)\s*\n(?=\s*\[)/g;
-  let m;
-  while ((m = re.exec(text)) !== null) starts.push(m.index + m[0].length);
-  const parts = [];
-  let from = 0;
-  let last = 0;
-  for (const at of starts.concat([text.length])) {
-    if (at - from > EXPLORER_PART_BYTES && last > from) { parts.push(text.slice(from, last)); from = last; }
-    last = at;
+/** Where the games of PGN text may be cut: after each result token (`1-0`,
+ * `0-1`, `1/2-1/2`, `*`) of the movetext, as a PGN reader ends a game there,
+ * with tags or without (pgn-extract --notags writes none), and before each
+ * tag section after a blank line (a game with no result). Not in comments,
+ * variations or tag pairs. */
+function gameCuts(text) {
+  const cuts = [];
+  const n = text.length;
+  let depth = 0; // variations open
+  let lineStart = true;
+  let blank = false; // the line before was empty
+  for (let i = 0; i < n;) {
+    const c = text[i];
+    if (c === '\n') {
+      blank = lineStart;
+      lineStart = true;
+      i++;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') { i++; continue; }
+    const atLineStart = lineStart;
+    lineStart = false;
+    if (c === '{') {
+      const j = text.indexOf('}', i + 1);
+      i = j < 0 ? n : j + 1;
+    } else if (c === ';' || (c === '%' && atLineStart)) {
+      const j = text.indexOf('\n', i + 1);
+      i = j < 0 ? n : j;
+    } else if (c === '[' && atLineStart) {
+      // A tag pair (a quoted value may hold `]`): a game without a result
+      // ends before its section.
+      if (blank && depth === 0 && i > 0) cuts.push(i);
+      depth = 0;
+      let j = i + 1;
+      for (let quoted = false; j < n && text[j] !== '\n'; j++) {
+        if (quoted && text[j] === '\\') j++;
+        else if (text[j] === '"') quoted = !quoted;
+        else if (!quoted && text[j] === ']') break;
+      }
+      i = j + 1;
+    } else if (c === '(') {
+      depth++;
+      i++;
+    } else if (c === ')') {
+      depth = Math.max(0, depth - 1);
+      i++;
+    } else {
+      let j = i;
+      while (j < n && !' \t\r\n{}();'.includes(text[j])) j++;
+      if (j === i) j++; // a stray `}`
+      const token = text.slice(i, j);
+      if (depth === 0 && (token === '1-0' || token === '0-1' || token === '1/2-1/2' || token === '*')) cuts.push(j);
+      i = j;
+    }
+    blank = false;
   }
-  if (text.length > from) parts.push(text.slice(from));
-  return parts.filter((p) => p.trim());
+  return cuts;
 }
+
+const utf8 = new TextEncoder();
+/** The bytes `text` adds to a JSON message. */
+const jsonBytes = (text) => utf8.encode(JSON.stringify(text)).length - 2;
+/** The message of a part, less its text. */
+const PART_ENVELOPE_BYTES = utf8.encode(JSON.stringify({ type: 'explorer_add', text: '' })).length;
+
+/** `text` cut between games into parts whose message is at most
+ * EXPLORER_PART_BYTES (or, a game larger than that alone, at most
+ * MAX_MESSAGE_BYTES). What cannot be sent (a game, or text not cut into
+ * games, over the limit) is counted in `tooBig`. */
+function pgnParts(text) {
+  const parts = [];
+  const tooBig = [];
+  let part = [];
+  let size = PART_ENVELOPE_BYTES;
+  // Games joined by a line break: the blank text between them is left out.
+  const flush = () => {
+    if (part.length) parts.push(part.join('\n'));
+    part = [];
+    size = PART_ENVELOPE_BYTES;
+  };
+  let from = 0;
+  for (const at of gameCuts(text).concat([text.length])) {
+    const game = text.slice(from, at);
+    from = at;
+    if (!game.trim()) continue;
+    const bytes = jsonBytes(game);
+    if (PART_ENVELOPE_BYTES + bytes > MAX_MESSAGE_BYTES) { tooBig.push(bytes); continue; }
+    if (size + bytes + 2 > EXPLORER_PART_BYTES) flush();
+    part.push(game);
+    size += bytes + 2;
+  }
+  flush();
+  return { parts, tooBig };
+}
+
+/** Sends the next part of the upload, or says what it did. */
+function nextExplorerPart() {
+  const up = explorerUpload;
+  if (!up) return;
+  if (up.parts.length) {
+    const text = up.parts.shift();
+    window.turncoat.explorerSent.push(jsonBytes(text) + PART_ENVELOPE_BYTES);
+    send({ type: 'explorer_add', text });
+    return;
+  }
+  explorerUpload = null;
+  explorerInfo(up);
+  explore();
+}
+
+/** The explorer's line: what it holds, and what the last upload could not
+ * add and why. */
+function explorerInfo(up) {
+  const notes = [];
+  if (up) {
+    if (up.skipped) notes.push(`${up.skipped} skipped (not readable)`);
+    if (up.full) notes.push(`${up.full} left out: the explorer is full`);
+    const big = up.tooBig;
+    if (big.length) notes.push(`${big.length} not read: ${big.length === 1 ? 'a game' : 'games'} of ${big.join(', ')} bytes, more than a message holds (${MAX_MESSAGE_BYTES})`);
+    up.failed.forEach((m) => notes.push(`a part not read: ${m}`));
+  }
+  const held = explorerGames ? `${explorerGames} games, ${explorerPositions} positions` : 'no games';
+  $('explorer-info').textContent = [held].concat(notes).join(', ');
+}
+let explorerPositions = 0;
 
 $('explorer-files').onchange = async (e) => {
   const files = Array.from(e.target.files || []);
   e.target.value = '';
-  const parts = [];
-  for (const f of files) parts.push(...pgnParts(await f.text()));
-  if (!parts.length) return;
-  explorerUpload = { parts, added: 0, skipped: 0, full: false };
+  const up = { parts: [], added: 0, skipped: 0, full: 0, tooBig: [], failed: [] };
+  for (const f of files) {
+    const { parts, tooBig } = pgnParts(await f.text());
+    up.parts.push(...parts);
+    up.tooBig.push(...tooBig);
+  }
+  if (!up.parts.length && !up.tooBig.length) return;
+  explorerUpload = up;
   $('explorer-info').textContent = 'reading…';
-  send({ type: 'explorer_add', text: parts.shift() });
+  nextExplorerPart();
 };
 
 $('explorer-clear').onclick = () => send({ type: 'explorer_clear' });
 
 function onExplorer(msg) {
   explorerGames = msg.games;
+  explorerPositions = msg.positions;
   const up = explorerUpload;
   if (up) {
     up.added += msg.added.games;
     up.skipped += msg.added.skipped;
-    up.full = up.full || msg.added.full;
-    if (up.parts.length) { send({ type: 'explorer_add', text: up.parts.shift() }); return; }
-    explorerUpload = null;
+    up.full += msg.added.full;
+    nextExplorerPart();
+    return;
   }
-  const skipped = up && up.skipped ? `, ${up.skipped} skipped${up.full ? ' (the explorer is full)' : ' (not readable)'}` : '';
-  $('explorer-info').textContent = msg.games ? `${msg.games} games, ${msg.positions} positions${skipped}` : `no games${skipped}`;
+  explorerInfo(null);
   explore();
+}
+
+/** A part the backend refused: said at the end, and the next sent. */
+function onExplorerRefused(message) {
+  if (!explorerUpload) { showError(message); return; }
+  explorerUpload.failed.push(message);
+  nextExplorerPart();
+}
+
+/** The backend is gone (the server's session with it): so are the games
+ * counted there, and what was being sent. */
+function explorerLost() {
+  if (!explorerGames && !explorerUpload) return;
+  explorerUpload = null;
+  explorerGames = 0;
+  explorerPositions = 0;
+  explorerShown = null;
+  explorerEval = null;
+  $('explorer-moves').innerHTML = '';
+  $('explorer-info').textContent = "the connection was lost, and the explorer's games with it: add the files again";
 }
 
 /** Asks for the moves played from the position shown. */
@@ -2113,6 +2291,8 @@ function onExplorerEvaluation(msg) {
   return true;
 }
 window.turncoat.explorer = () => explorerShown;
+// The size of each part sent, in bytes of its message.
+window.turncoat.explorerSent = [];
 
 // ---------------------------------------------------------------- start
 
