@@ -48,7 +48,7 @@ pub struct AntiAndernach;
 pub struct SuperAndernach;
 
 /// The one rule that tells the three apart.
-pub trait SideChange: Variant<State = Option<Square>> {
+pub trait SideChange: Variant<State = Option<Square>, Cache = bool> {
     /// Does a move of a piece other than the king change its side, given
     /// whether it captures?
     fn changes_side_when(captures: bool) -> bool;
@@ -97,7 +97,10 @@ macro_rules! andernach_variant {
             /// The en passant square read from a FEN with no enemy pawn past
             /// it, where a capture takes nothing ([`spared_square`]).
             type State = Option<Square>;
-            type Cache = ();
+            /// Does the side to move attack the opponent's king? Only after
+            /// a pawn handed back ([`handed_back`]) left it so; no move may
+            /// take the king then.
+            type Cache = bool;
             /// Cutechess's FEN reader keeps the square whenever a pawn of the
             /// side to move attacks it, whatever stands past it.
             const FEN_EN_PASSANT_NEEDS_PUSHER: bool = false;
@@ -257,13 +260,29 @@ pub fn legal_moves<V: SideChange>(pos: &Position<V>, out: &mut MoveList) {
     let Some(king) = pos.king_of(us) else {
         return;
     };
-    let their_king = pos.king_of(!us);
     let mut kept = start;
     for i in start..out.len() {
         let mv = out[i];
-        if Some(mv.to) != their_king && (!changes_side(pos, mv) || !turncoat_attacks(pos, mv, king))
-        {
+        if !changes_side(pos, mv) || !turncoat_attacks(pos, mv, king) {
             out[kept] = mv;
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+    if *pos.cache() {
+        spare_the_king(pos, out, start);
+    }
+}
+
+/// Drops the captures of the opponent's king from `out[start..]`.
+fn spare_the_king<V: SideChange>(pos: &Position<V>, out: &mut MoveList, start: usize) {
+    let Some(their_king) = pos.king_of(!pos.turn()) else {
+        return;
+    };
+    let mut kept = start;
+    for i in start..out.len() {
+        if out[i].to != their_king {
+            out[kept] = out[i];
             kept += 1;
         }
     }
@@ -278,13 +297,9 @@ fn legal_by_trial<V: SideChange>(pos: &Position<V>, out: &mut MoveList) {
     let start = out.len();
     movegen::generate(pos, out, Legality::Pseudo, Stage::All);
     let us = pos.turn();
-    let their_king = pos.king_of(!us);
     let mut kept = start;
     for i in start..out.len() {
         let mv = out[i];
-        if Some(mv.to) == their_king {
-            continue;
-        }
         let mut after = *pos;
         play(&mut after, mv);
         let safe = after
@@ -296,6 +311,9 @@ fn legal_by_trial<V: SideChange>(pos: &Position<V>, out: &mut MoveList) {
         }
     }
     out.truncate(kept);
+    if *pos.cache() {
+        spare_the_king(pos, out, start);
+    }
 }
 
 /// Would the piece `mv` moves, once it has changed side, attack `king`?
@@ -335,8 +353,15 @@ pub fn play<V: SideChange>(pos: &mut Position<V>, mv: Move) {
     if turns {
         pos.recolor(mv.to, !us);
     }
+    let mut exposed = false;
     if let Some(sq) = handed {
         pos.recolor(sq, !us);
+        exposed = pos
+            .king_of(us)
+            .is_some_and(|king| shakmaty::attacks::pawn_attacks(!us, sq).contains(king));
+    }
+    if exposed != *pos.cache() {
+        pos.set_cache(exposed);
     }
 }
 
