@@ -83,3 +83,31 @@ fn ci_run_builds_the_static_board_before_the_tests() {
         "wasm-bindgen not pinned exactly: {pin}"
     );
 }
+
+/// `.ci/run` runs the cross builds (Windows under Wine, aarch64 under QEMU, a
+/// static musl build) after the tests, and `scripts/cross-test.sh` fails, never
+/// skips, when a tool it needs is missing: it is what says a release works.
+#[test]
+fn ci_run_runs_the_cross_builds() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = std::fs::read_to_string(root.join(".ci/run")).expect(".ci/run");
+    assert!(
+        script
+            .lines()
+            .any(|l| l.trim() == "scripts/cross-test.sh windows aarch64 musl"),
+        "no cross-test line in .ci/run"
+    );
+    let cross = std::fs::read_to_string(root.join("scripts/cross-test.sh")).expect("script");
+    assert!(
+        !cross.to_lowercase().contains("skip"),
+        "cross-test.sh must not skip"
+    );
+    assert!(cross.contains(r#"need wine "#) && cross.contains(r#"need qemu-aarch64 "#));
+    let out = std::process::Command::new("bash")
+        .arg(root.join("scripts/cross-test.sh"))
+        .arg("freebsd")
+        .output()
+        .expect("bash runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown argument freebsd"));
+}

@@ -30,14 +30,32 @@ pub fn interrupt() {
     INTERRUPTED.store(true, Ordering::SeqCst);
     let children = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
     for &pid in children.iter() {
-        if let Ok(pid) = libc::pid_t::try_from(pid) {
-            // SAFETY: kill(2) has no memory-safety preconditions; the pid belongs to
-            // a child that has not been reaped yet (see CHILDREN).
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
+        kill(pid);
+    }
+}
+
+/// Kills the engine process `pid` (a child not reaped yet, see CHILDREN).
+#[cfg(unix)]
+fn kill(pid: u32) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: kill(2) has no memory-safety preconditions; the pid belongs to
+        // a child that has not been reaped yet (see CHILDREN).
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
         }
     }
+}
+
+/// Kills the engine process `pid` (a child not reaped yet, see CHILDREN):
+/// Windows has no kill(2), and its `taskkill` needs no unsafe code; this runs
+/// once, on Ctrl-C.
+#[cfg(windows)]
+fn kill(pid: u32) {
+    let _ = std::process::Command::new("taskkill")
+        .args(["/F", "/T", "/PID", &pid.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
 }
 
 /// Reads `pipe` to its end, line by line, as bytes: an engine's output need not
