@@ -870,19 +870,22 @@ pub fn screlu_dot_sse2(acc: &[i16], w: &[i16]) -> i32 {
 pub fn screlu_dot_neon(acc: &[i16], w: &[i16]) -> i32 {
     use std::arch::aarch64::*;
     assert!(w.len() >= acc.len() && acc.len().is_multiple_of(8));
-    let zero = vdupq_n_s16(0);
-    let qa = vdupq_n_s16(QA as i16);
-    let (mut lo, mut hi) = (vdupq_n_s32(0), vdupq_n_s32(0));
-    for i in (0..acc.len()).step_by(8) {
-        // SAFETY: the loads read 8 lanes inside `acc` and `w` (lengths checked
-        // above) and need no alignment beyond i16's.
-        let (x, wv) = unsafe { (vld1q_s16(acc.as_ptr().add(i)), vld1q_s16(w.as_ptr().add(i))) };
-        let x = vminq_s16(vmaxq_s16(x, zero), qa);
-        let xw = vmulq_s16(x, wv);
-        lo = vmlal_s16(lo, vget_low_s16(xw), vget_low_s16(x));
-        hi = vmlal_high_s16(hi, xw, x);
+    // SAFETY: the build targets NEON (cfg above); every load reads 8 lanes
+    // inside `acc` or `w` (lengths checked above) and needs no alignment
+    // beyond i16's.
+    unsafe {
+        let zero = vdupq_n_s16(0);
+        let qa = vdupq_n_s16(QA as i16);
+        let (mut lo, mut hi) = (vdupq_n_s32(0), vdupq_n_s32(0));
+        for i in (0..acc.len()).step_by(8) {
+            let x = vld1q_s16(acc.as_ptr().add(i));
+            let x = vminq_s16(vmaxq_s16(x, zero), qa);
+            let xw = vmulq_s16(x, vld1q_s16(w.as_ptr().add(i)));
+            lo = vmlal_s16(lo, vget_low_s16(xw), vget_low_s16(x));
+            hi = vmlal_high_s16(hi, xw, x);
+        }
+        vaddvq_s32(vaddq_s32(lo, hi))
     }
-    vaddvq_s32(vaddq_s32(lo, hi))
 }
 
 /// [`screlu_dot`] eight lanes at a time in WebAssembly's 128-bit SIMD, the
