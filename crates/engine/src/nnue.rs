@@ -1230,6 +1230,9 @@ mod tests {
         acc
     }
 
+    /// A dot-product kernel: [`screlu_dot`] or one of its variants.
+    type Kernel = fn(&[i16], &[i16]) -> i32;
+
     /// Every kernel this CPU runs equals the scalar reference exactly, within
     /// the engine crate so that a cross build (aarch64 under an emulator)
     /// checks its kernel without building the binary: random sums of any i16
@@ -1238,7 +1241,7 @@ mod tests {
     #[test]
     fn every_kernel_equals_the_scalar_one() {
         #[allow(unused_mut)]
-        let mut kernels: Vec<(&str, fn(&[i16], &[i16]) -> i32)> = vec![("screlu_dot", screlu_dot)];
+        let mut kernels: Vec<(&str, Kernel)> = vec![("screlu_dot", screlu_dot)];
         #[cfg(target_arch = "x86_64")]
         {
             kernels.push(("sse2", screlu_dot_sse2));
