@@ -51,7 +51,7 @@ fn long_version() -> &'static str {
         format!(
             "{}\nnetwork kernel: {}",
             version(),
-            turncoat::engine::nnue::DOT_KERNEL
+            turncoat::engine::nnue::dot_kernel()
         )
     })
 }

@@ -29,7 +29,8 @@ fn a_skip_says_why_and_fails_under_ci() {
 }
 
 /// `.ci/run` exports `CI=true` before its first test run, and runs the network
-/// tests in the generic build, told to expect the SSE2 kernel.
+/// tests in the build for any x86-64 CPU, told to expect the kernel the CPU
+/// offers, then forced to SSE2 and to the scalar kernel.
 #[test]
 fn ci_run_sets_ci_and_tests_the_generic_build() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run");
@@ -41,18 +42,31 @@ fn ci_run_sets_ci_and_tests_the_generic_build() {
         export.is_some() && export < first_test,
         "no `export CI=true` before the first `cargo test` in .ci/run"
     );
-    let generic = script.replace("\\\n", " ");
-    let generic = generic
+    let joined = script.replace("\\\n", " ");
+    let generic: Vec<&str> = joined
         .lines()
-        .find(|l| l.contains("target-cpu=x86-64"))
-        .expect("a generic x86-64 test run");
-    for part in [
-        "RUSTFLAGS=\"-C target-cpu=x86-64\"",
-        "TURNCOAT_DOT_KERNEL=sse2",
-        "cargo test --target-dir target/generic --test nnue --test networks",
-    ] {
-        assert!(generic.contains(part), "{part} missing from: {generic}");
+        .filter(|l| l.contains("RUSTFLAGS=\"-C target-cpu=x86-64\""))
+        .collect();
+    let parts: [&[&str]; 2] = [
+        &[
+            "TURNCOAT_DOT_KERNEL=$native",
+            "cargo test --target-dir target/generic --test nnue --test networks",
+        ],
+        &[
+            "TURNCOAT_FORCE_KERNEL=$forced TURNCOAT_DOT_KERNEL=$forced",
+            "cargo test --target-dir target/generic --test nnue",
+        ],
+    ];
+    assert_eq!(generic.len(), parts.len(), "{generic:?}");
+    for (line, parts) in generic.iter().zip(parts) {
+        for part in parts {
+            assert!(line.contains(part), "{part} missing from: {line}");
+        }
     }
+    assert!(
+        lines.contains(&"for forced in sse2 scalar; do"),
+        "the generic build is not forced to SSE2 and scalar"
+    );
 }
 
 /// `.ci/run` builds the board's static site into target/web (installing what

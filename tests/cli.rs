@@ -126,7 +126,7 @@ fn version_names_the_build() {
     assert_eq!(out, format!("turncoat {version} ({commit} {date})\n"));
     let (ok, out, _) = run(&["--version"]);
     assert!(ok);
-    let kernel = turncoat::engine::nnue::DOT_KERNEL;
+    let kernel = turncoat::engine::nnue::dot_kernel();
     assert_eq!(
         out,
         format!("turncoat {version} ({commit} {date})\nnetwork kernel: {kernel}\n")

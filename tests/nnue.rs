@@ -351,16 +351,42 @@ fn networks_at_the_edges_evaluate_exactly() {
 /// A dot-product kernel of `nnue` (`screlu_dot` and its variants).
 type Kernel = fn(&[i16], &[i16]) -> i32;
 
-/// The kernels this build has, by name: the one `screlu_dot` uses, and each
-/// vector one compiled in (SSE2 on every x86-64 build, AVX2 where targeted).
+/// The kernels this build has and this CPU runs, by name: the one
+/// `screlu_dot` uses, and each vector one (SSE2 on every x86-64, AVX2 where the
+/// CPU has it, whatever the build targets; NEON on aarch64).
 fn kernels() -> Vec<(&'static str, Kernel)> {
     #[allow(unused_mut)]
     let mut kernels: Vec<(&'static str, Kernel)> = vec![("screlu_dot", nnue::screlu_dot)];
     #[cfg(target_arch = "x86_64")]
-    kernels.push(("sse2", nnue::screlu_dot_sse2));
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    kernels.push(("avx2", nnue::screlu_dot_avx2));
+    {
+        kernels.push(("sse2", nnue::screlu_dot_sse2));
+        if std::is_x86_feature_detected!("avx2") {
+            kernels.push(("avx2", |acc, w| {
+                assert!(std::is_x86_feature_detected!("avx2"));
+                // SAFETY: the CPU has AVX2 (checked above).
+                unsafe { nnue::screlu_dot_avx2(acc, w) }
+            }));
+        }
+    }
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    kernels.push(("neon", nnue::screlu_dot_neon));
     kernels
+}
+
+/// Every x86-64 build runs the AVX2 kernel exactly where the CPU has it
+/// (compiled for its own target feature), whatever the build targets: a
+/// release for any x86-64 CPU loses no speed on this one, and never runs AVX2
+/// on a CPU without it.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn every_x86_build_runs_avx2_where_the_cpu_has_it() {
+    let avx2 = std::is_x86_feature_detected!("avx2");
+    if avx2 && std::env::var_os("TURNCOAT_FORCE_KERNEL").is_none() {
+        assert_eq!(nnue::dot_kernel(), "avx2");
+    }
+    if !avx2 {
+        assert_ne!(nnue::dot_kernel(), "avx2");
+    }
 }
 
 /// Every vector kernel equals the scalar one exactly: on random sums (any i16,
@@ -481,10 +507,12 @@ fn forward_pass_equals_the_scalar_reference() {
     }
 }
 
-/// The kernel the build's `screlu_dot` uses is the one TURNCOAT_DOT_KERNEL
-/// names: CI sets it to what the machine's CPU offers for its native build and
-/// to "sse2" for its generic x86-64 build, so that a build setting that does not
-/// take effect (AVX2 lost, or kept where it must not be) fails here.
+/// The kernel `screlu_dot` runs is the one TURNCOAT_DOT_KERNEL names: CI sets
+/// it to what the machine's CPU offers, for its native build and for its build
+/// for any x86-64 CPU (which picks AVX2 at run time where the CPU has it), and
+/// to "sse2" and "scalar" for runs of the latter with TURNCOAT_FORCE_KERNEL,
+/// so that a build setting or a dispatch that does not take effect (AVX2 lost,
+/// or a forced kernel not run) fails here.
 #[test]
 fn the_build_uses_the_kernel_it_is_told() {
     let Ok(expected) = std::env::var("TURNCOAT_DOT_KERNEL") else {
@@ -492,11 +520,11 @@ fn the_build_uses_the_kernel_it_is_told() {
             "the_build_uses_the_kernel_it_is_told",
             &format!(
                 "TURNCOAT_DOT_KERNEL is not set (.ci/run sets it); this build uses {}",
-                nnue::DOT_KERNEL
+                nnue::dot_kernel()
             ),
         );
     };
-    assert_eq!(nnue::DOT_KERNEL, expected, "TURNCOAT_DOT_KERNEL");
+    assert_eq!(nnue::dot_kernel(), expected, "TURNCOAT_DOT_KERNEL");
 }
 
 /// A network of `layout` with small random weights: first-layer sums stay

@@ -861,7 +861,7 @@ fn piped_perft_is_counted_at_end_of_input() {
 /// kernel runs the network, as Stockfish names its network.
 #[test]
 fn a_search_names_its_evaluation_and_kernel() {
-    let kernel = turncoat::engine::nnue::DOT_KERNEL;
+    let kernel = turncoat::engine::nnue::dot_kernel();
     let mut e = Uci::start();
     e.send("position startpos");
     e.send("go depth 1");

@@ -685,22 +685,33 @@ fn read_i16s(bytes: &mut &[u8], out: &mut [i16]) {
     *bytes = tail;
 }
 
-/// sum(clamp(x, 0, QA)^2 * w), by the widest kernel the build targets: AVX2
-/// where the build targets it (`.cargo/config.toml`: the building machine's
-/// CPU), else SSE2 (every x86-64), WebAssembly's SIMD in the browser build,
-/// else [`screlu_dot_scalar`]. The kernels
-/// agree exactly when `|w| <= MAX_OUTPUT_WEIGHT` and `QA^2 * sum(|w|)` fits i32
-/// (what the loader's checks leave); `acc`'s length is a multiple of
-/// WIDTH_STEP, `w` at least as long.
+/// sum(clamp(x, 0, QA)^2 * w), by the widest kernel this CPU runs: AVX2 where
+/// the build targets it or (x86-64 builds for any CPU, the released binaries)
+/// where the running CPU has it, else SSE2 (every x86-64); NEON on aarch64;
+/// WebAssembly's SIMD in the browser build; else [`screlu_dot_scalar`].
+/// The kernels agree exactly when `|w| <= MAX_OUTPUT_WEIGHT` and
+/// `QA^2 * sum(|w|)` fits i32 (what the loader's checks leave); `acc`'s length
+/// is a multiple of WIDTH_STEP, `w` at least as long.
 #[inline]
 pub fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     {
-        screlu_dot_avx2(acc, w)
+        // SAFETY: the build targets AVX2 (cfg above), so every CPU it runs on
+        // has it.
+        unsafe { screlu_dot_avx2(acc, w) }
     }
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     {
-        screlu_dot_sse2(acc, w)
+        match x86_dispatch::chosen() {
+            // SAFETY: `chosen` picks AVX2 only where the CPU has it.
+            x86_dispatch::AVX2 => unsafe { screlu_dot_avx2(acc, w) },
+            x86_dispatch::SSE2 => screlu_dot_sse2(acc, w),
+            _ => screlu_dot_scalar(acc, w),
+        }
+    }
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    {
+        screlu_dot_neon(acc, w)
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
@@ -708,6 +719,7 @@ pub fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
     }
     #[cfg(not(any(
         target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon"),
         all(target_arch = "wasm32", target_feature = "simd128")
     )))]
     {
@@ -715,41 +727,112 @@ pub fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
     }
 }
 
-/// The kernel [`screlu_dot`] uses in this build: "avx2", "sse2", "simd128" or
-/// "scalar".
-pub const DOT_KERNEL: &str = if cfg!(all(target_arch = "x86_64", target_feature = "avx2")) {
-    "avx2"
-} else if cfg!(target_arch = "x86_64") {
-    "sse2"
-} else if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
-    "simd128"
-} else {
-    "scalar"
-};
+/// The kernel [`screlu_dot`] runs on this CPU: "avx2", "sse2", "neon",
+/// "simd128" or "scalar" (`--version` and each search's first info string say
+/// it, since the speed depends on it).
+pub fn dot_kernel() -> &'static str {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        "avx2"
+    }
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    {
+        match x86_dispatch::chosen() {
+            x86_dispatch::AVX2 => "avx2",
+            x86_dispatch::SSE2 => "sse2",
+            _ => "scalar",
+        }
+    }
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    {
+        "neon"
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        "simd128"
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )))]
+    {
+        "scalar"
+    }
+}
+
+/// The kernel choice of an x86-64 build for any CPU (without AVX2 at compile
+/// time, as released binaries are): made once, on the first evaluation, and
+/// kept in an atomic, so that each call costs one load and a well-predicted
+/// branch. `TURNCOAT_FORCE_KERNEL=sse2` or `=scalar` picks a narrower kernel
+/// (tests of those paths on a CPU with AVX2); other values are ignored.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod x86_dispatch {
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    pub const UNKNOWN: u8 = 0;
+    pub const SCALAR: u8 = 1;
+    pub const SSE2: u8 = 2;
+    pub const AVX2: u8 = 3;
+
+    static CHOSEN: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+    /// SCALAR, SSE2 or AVX2 (AVX2 only where the CPU has it).
+    #[inline(always)]
+    pub fn chosen() -> u8 {
+        match CHOSEN.load(Ordering::Relaxed) {
+            UNKNOWN => choose(),
+            k => k,
+        }
+    }
+
+    /// Detects the CPU's kernel; threads racing here store the same value.
+    #[cold]
+    #[inline(never)]
+    fn choose() -> u8 {
+        let k = match std::env::var("TURNCOAT_FORCE_KERNEL").as_deref() {
+            Ok("scalar") => SCALAR,
+            Ok("sse2") => SSE2,
+            _ if std::is_x86_feature_detected!("avx2") => AVX2,
+            _ => SSE2,
+        };
+        CHOSEN.store(k, Ordering::Relaxed);
+        k
+    }
+}
 
 /// [`screlu_dot`] sixteen lanes at a time: a 16-bit multiply `x * w` (exact as
 /// `|w| <= MAX_OUTPUT_WEIGHT`), then a multiply-add of pairs into 32 bits.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[inline]
-pub fn screlu_dot_avx2(acc: &[i16], w: &[i16]) -> i32 {
+/// Compiled on every x86-64 build (its own target feature), so that a binary
+/// for any x86-64 CPU uses it where the CPU has AVX2.
+///
+/// # Safety
+///
+/// The CPU must have AVX2 (`is_x86_feature_detected!("avx2")`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub unsafe fn screlu_dot_avx2(acc: &[i16], w: &[i16]) -> i32 {
     use std::arch::x86_64::*;
     assert!(w.len() >= acc.len() && acc.len().is_multiple_of(16));
-    // SAFETY: the build targets AVX2 (cfg above); every load reads 16 lanes
-    // inside `acc` or `w` (lengths checked above).
-    unsafe {
-        let zero = _mm256_setzero_si256();
-        let qa = _mm256_set1_epi16(QA as i16);
-        let mut sum = _mm256_setzero_si256();
-        for i in (0..acc.len()).step_by(16) {
-            let x = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
-            let x = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
-            let wv = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, wv), x));
-        }
-        let mut lanes = [0i32; 8];
-        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum);
-        lanes.iter().sum()
+    let zero = _mm256_setzero_si256();
+    let qa = _mm256_set1_epi16(QA as i16);
+    let mut sum = _mm256_setzero_si256();
+    for i in (0..acc.len()).step_by(16) {
+        // SAFETY: the loads read 16 lanes inside `acc` and `w` (lengths
+        // checked above) and need no alignment.
+        let (x, wv) = unsafe {
+            (
+                _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i),
+                _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i),
+            )
+        };
+        let x = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, wv), x));
     }
+    let mut lanes = [0i32; 8];
+    // SAFETY: `lanes` holds 8 i32, the 256 bits stored (unaligned store).
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum) };
+    lanes.iter().sum()
 }
 
 /// [`screlu_dot`] eight lanes at a time, as `screlu_dot_avx2` does sixteen;
@@ -774,6 +857,34 @@ pub fn screlu_dot_sse2(acc: &[i16], w: &[i16]) -> i32 {
         let mut lanes = [0i32; 4];
         _mm_storeu_si128(lanes.as_mut_ptr() as *mut __m128i, sum);
         lanes.iter().sum()
+    }
+}
+
+/// [`screlu_dot`] eight lanes at a time in NEON, the same steps as
+/// [`screlu_dot_sse2`]: `vmulq_s16` keeps the low 16 bits of `x * w` (exact as
+/// `|w| <= MAX_OUTPUT_WEIGHT`), and `vmlal_s16` / `vmlal_high_s16` widen the
+/// products by `x` into 32-bit lanes, as `_mm_madd_epi16` does. NEON is part
+/// of every aarch64 CPU the usual targets build for, so there is no detection.
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+#[inline]
+pub fn screlu_dot_neon(acc: &[i16], w: &[i16]) -> i32 {
+    use std::arch::aarch64::*;
+    assert!(w.len() >= acc.len() && acc.len().is_multiple_of(8));
+    // SAFETY: the build targets NEON (cfg above); every load reads 8 lanes
+    // inside `acc` or `w` (lengths checked above) and needs no alignment
+    // beyond i16's.
+    unsafe {
+        let zero = vdupq_n_s16(0);
+        let qa = vdupq_n_s16(QA as i16);
+        let (mut lo, mut hi) = (vdupq_n_s32(0), vdupq_n_s32(0));
+        for i in (0..acc.len()).step_by(8) {
+            let x = vld1q_s16(acc.as_ptr().add(i));
+            let x = vminq_s16(vmaxq_s16(x, zero), qa);
+            let xw = vmulq_s16(x, vld1q_s16(w.as_ptr().add(i)));
+            lo = vmlal_s16(lo, vget_low_s16(xw), vget_low_s16(x));
+            hi = vmlal_high_s16(hi, xw, x);
+        }
+        vaddvq_s32(vaddq_s32(lo, hi))
     }
 }
 
@@ -1117,6 +1228,65 @@ mod tests {
         let mut acc = Box::new(Accumulator::zeroed());
         acc.refresh(net, boards);
         acc
+    }
+
+    /// A dot-product kernel: [`screlu_dot`] or one of its variants.
+    type Kernel = fn(&[i16], &[i16]) -> i32;
+
+    /// Every kernel this CPU runs equals the scalar reference exactly, within
+    /// the engine crate so that a cross build (aarch64 under an emulator)
+    /// checks its kernel without building the binary: random sums of any i16
+    /// against the largest weights the loader allows for each width, and the
+    /// extreme sum of 256 lanes clipped to QA against weights of +-128.
+    #[test]
+    fn every_kernel_equals_the_scalar_one() {
+        #[allow(unused_mut)]
+        let mut kernels: Vec<(&str, Kernel)> = vec![("screlu_dot", screlu_dot)];
+        #[cfg(target_arch = "x86_64")]
+        {
+            kernels.push(("sse2", screlu_dot_sse2));
+            if std::is_x86_feature_detected!("avx2") {
+                kernels.push(("avx2", |acc, w| {
+                    assert!(std::is_x86_feature_detected!("avx2"));
+                    // SAFETY: the CPU has AVX2 (checked above).
+                    unsafe { screlu_dot_avx2(acc, w) }
+                }));
+            }
+        }
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+        kernels.push(("neon", screlu_dot_neon));
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut cases = Vec::new();
+        for width in (WIDTH_STEP..=MAX_HIDDEN).step_by(WIDTH_STEP) {
+            let limit = (i32::MAX / (QA * QA) / width as i32).min(MAX_OUTPUT_WEIGHT) as u64;
+            for _ in 0..20 {
+                let acc: Vec<i16> = (0..width).map(|_| next() as i16).collect();
+                let w: Vec<i16> = (0..width)
+                    .map(|_| ((next() % (2 * limit + 1)) as i64 - limit as i64) as i16)
+                    .collect();
+                cases.push((acc, w));
+            }
+        }
+        cases.push((vec![i16::MAX; 256], vec![128; 256]));
+        cases.push((vec![255; 256], vec![-128; 256]));
+        let top = 255 * 255 * 128 * 256;
+        assert_eq!(
+            screlu_dot_scalar(&cases[cases.len() - 2].0, &cases[cases.len() - 2].1),
+            top
+        );
+        for (acc, w) in &cases {
+            let expected = screlu_dot_scalar(acc, w);
+            for (name, kernel) in &kernels {
+                assert_eq!(kernel(acc, w), expected, "{name}, width {}", acc.len());
+            }
+        }
+        assert!(cases.iter().any(|(a, w)| screlu_dot_scalar(a, w) != 0));
     }
 
     #[test]

@@ -338,7 +338,7 @@ impl Uci {
     /// first `info string` of every search (as Stockfish names its network):
     /// `evaluation: network chess.net (embedded), kernel avx2`.
     fn evaluation_said(&self) -> String {
-        let kernel = turncoat_engine::nnue::DOT_KERNEL;
+        let kernel = turncoat_engine::nnue::dot_kernel();
         let variant = self.position.variant;
         if !self.options.use_nnue {
             return "evaluation: hand-set (Use NNUE is off)".to_string();

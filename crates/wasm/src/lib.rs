@@ -259,7 +259,7 @@ pub fn bench(variant_name: &str, depth: u32) -> Result<String, JsError> {
 /// The network kernel this build uses ("simd128" in the browser build).
 #[wasm_bindgen]
 pub fn dot_kernel() -> String {
-    nnue::DOT_KERNEL.to_string()
+    nnue::dot_kernel().to_string()
 }
 
 /// Compares the build's network kernel with the scalar one on `rounds`
