@@ -53,12 +53,18 @@ for v in "${VARIANTS[@]}"; do
     want_bench[$v]=$("$native" bench $BENCH_DEPTH --variant "$v" 2>&1 | grep '^Nodes searched')
 done
 
-# check NAME RUN...: the same answers from the command RUN (the binary and
-# whatever runs it).
+# The kernel a released binary must pick here: AVX2 where this x86-64 CPU
+# has it (chosen at run time), else SSE2; NEON on aarch64.
+if grep -qw avx2 /proc/cpuinfo; then x86_kernel=avx2; else x86_kernel=sse2; fi
+
+# check NAME KERNEL RUN...: the same answers from the command RUN (the binary
+# and whatever runs it), which runs the network on KERNEL.
 check() {
-    local name="$1"
-    shift
+    local name="$1" kernel="$2"
+    shift 2
     local out
+    out=$("$@" --version 2>/dev/null | tr -d '\r')
+    grep -qx "network kernel: $kernel" <<<"$out" || fail "$name: not the $kernel kernel: $out"
     out=$(printf 'uci\nisready\nposition startpos moves e2e4 e7e5\ngo depth 4\n' | "$@" 2>/dev/null | tr -d '\r')
     grep -q '^uciok$' <<<"$out" || fail "$name: no uciok in the UCI session: $out"
     grep -q '^readyok$' <<<"$out" || fail "$name: no readyok in the UCI session"
@@ -70,7 +76,7 @@ check() {
         got=$("$@" bench $BENCH_DEPTH --variant "$v" 2>&1 | tr -d '\r' | grep '^Nodes searched')
         [ "$got" = "${want_bench[$v]}" ] || fail "$name: bench $BENCH_DEPTH of $v: '$got', native '${want_bench[$v]}'"
     done
-    echo "cross-test: $name: UCI session, perft $PERFT_DEPTH and bench $BENCH_DEPTH of all ${#VARIANTS[@]} variants as the native build"
+    echo "cross-test: $name: the $kernel kernel; UCI session, perft $PERFT_DEPTH and bench $BENCH_DEPTH of all ${#VARIANTS[@]} variants as the native build"
 }
 
 for t in "${targets[@]}"; do
@@ -87,7 +93,7 @@ for t in "${targets[@]}"; do
         x86_64-w64-mingw32-gcc -shared -O2 -o "$dir/bcryptprimitives.dll" \
             scripts/wine/bcryptprimitives.c scripts/wine/bcryptprimitives.def -ladvapi32
         export WINEDEBUG=-all WINEPREFIX="${WINEPREFIX:-$PWD/target/cross-test/wineprefix}"
-        check windows wine "$dir/turncoat.exe"
+        check windows $x86_kernel wine "$dir/turncoat.exe"
         # A short match, refereed and played by the Windows binary (`@self`:
         # the running executable) in a variant whose rules the runner keeps.
         cat >"$dir/engines.toml" <<EOF
@@ -122,7 +128,7 @@ EOF
         need qemu-aarch64 "apt-get install qemu-user"
         triple=aarch64-unknown-linux-gnu
         cargo build -q --profile "$profile" --no-default-features --target $triple
-        check aarch64 qemu-aarch64 -L /usr/aarch64-linux-gnu "target/$triple/$profile/turncoat"
+        check aarch64 neon qemu-aarch64 -L /usr/aarch64-linux-gnu "target/$triple/$profile/turncoat"
         ;;
     musl)
         need musl-gcc "apt-get install musl-tools"
@@ -130,7 +136,7 @@ EOF
         cargo build -q --profile "$profile" --target $triple
         bin="target/$triple/$profile/turncoat"
         file "$bin" | grep -Eq 'static(ally|-pie) linked' || fail "musl: $bin is not statically linked"
-        check musl "$bin"
+        check musl $x86_kernel "$bin"
         ;;
     esac
 done
