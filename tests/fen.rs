@@ -179,10 +179,10 @@ fn game_end_rules() {
     assert!(game::find_move(&castle, "e1h1").is_none());
 }
 
-/// Move numbers count in 64 bits: from the largest fullmove number the reader
-/// accepts (the largest 32-bit one), Black's move makes it 4294967296, not 0
-/// (a 32-bit count wrapped there, or panicked in a debug build); one past it
-/// is refused.
+/// Move numbers count in 64 bits: from the largest 32-bit fullmove number,
+/// Black's move makes it 4294967296, not 0 (a 32-bit count wrapped there, or
+/// panicked in a debug build), and that FEN reads back. The reader takes up to
+/// `MAX_FULLMOVES` (2^52) and refuses one past it.
 #[test]
 fn fullmove_number_past_32_bits() {
     let mut g = Game::new(parse("4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295").expect("largest"));
@@ -199,8 +199,13 @@ fn fullmove_number_past_32_bits() {
         fen::format(&g.pos),
         "4k3/8/8/8/8/8/8/3K4 w - - 3 4294967297"
     );
+    let written = fen::format(&g.pos);
+    assert_eq!(fen::format(&parse(&written).expect("reads back")), written);
+    assert_eq!(fen::MAX_FULLMOVES, 4_503_599_627_370_496);
+    let last = parse("4k3/8/8/8/8/8/8/4K3 b - - 0 4503599627370496").expect("the largest");
+    assert_eq!(last.fullmoves(), 4_503_599_627_370_496);
     assert_eq!(
-        parse("4k3/8/8/8/8/8/8/4K3 b - - 0 4294967296").unwrap_err(),
-        "bad fullmove number '4294967296'"
+        parse("4k3/8/8/8/8/8/8/4K3 b - - 0 4503599627370497").unwrap_err(),
+        "bad fullmove number '4503599627370497'"
     );
 }

@@ -228,10 +228,14 @@ pub fn parse<V: Variant>(fen: &str) -> Result<Position<V>, FenError> {
         })?);
     }
     if let Some(f) = fields.get(5) {
-        let n = f.parse::<u32>().map_err(|_| FenError::FullmoveNumber {
-            found: f.to_string(),
-        })?;
-        pos.set_fullmoves(u64::from(n.max(1)));
+        let n = f
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n <= MAX_FULLMOVES)
+            .ok_or_else(|| FenError::FullmoveNumber {
+                found: f.to_string(),
+            })?;
+        pos.set_fullmoves(n.max(1));
     }
 
     let state = V::parse_state(&pos, fields.get(6).copied())?;
@@ -337,6 +341,12 @@ fn visible_ep<V: Variant>(pos: &Position<V>, sq: Square) -> Option<Square> {
         && !pos.occupied().contains(sq);
     (attackers.any() && pushed_ok).then_some(sq)
 }
+
+/// The largest fullmove number a FEN may carry. Move numbers count in 64 bits,
+/// so a FEN written after play past any 32-bit number reads back; twice this
+/// (the plies before such a start) stays exact in a JavaScript number, which
+/// the web board counts plies in.
+pub const MAX_FULLMOVES: u64 = 1 << 52;
 
 /// Prints the FEN, with the seventh field where the variant has one.
 pub fn format<V: Variant>(pos: &Position<V>) -> String {
