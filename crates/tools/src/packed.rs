@@ -313,9 +313,14 @@ pub fn encode<V: Variant>(
             fixed[27..29].copy_from_slice(&f.to_le_bytes());
         }
         _ => {
+            // The format's long clocks are 32 bits each; move numbers count
+            // in 64 bits, and one past 32 bits is refused, not cut.
+            let full = u32::try_from(fullmoves).map_err(|_| PackedError::Unrepresentable {
+                what: format!("fullmove number {fullmoves}: more than 32 bits"),
+            })?;
             flags |= LONG_CLOCKS;
             extra.extend_from_slice(&halfmoves.to_le_bytes());
-            extra.extend_from_slice(&fullmoves.to_le_bytes());
+            extra.extend_from_slice(&full.to_le_bytes());
         }
     }
     fixed[25] = flags;
@@ -752,6 +757,12 @@ mod tests {
 
     #[test]
     fn what_the_format_cannot_hold_is_refused() {
+        let far = fen::parse::<Chess>("4k3/8/8/8/8/8/8/4K3 w - - 0 4294967296").unwrap();
+        let e = encode(&far, 0, GameResult::Draw, &mut Vec::new()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot pack fullmove number 4294967296: more than 32 bits"
+        );
         let pos = fen::parse::<Chess>("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         for score in [32768, -32769] {
             let e = encode(&pos, score, GameResult::Draw, &mut Vec::new()).unwrap_err();
