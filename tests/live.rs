@@ -677,12 +677,7 @@ fn effects_rebuild_every_example() {
         for ex in examples {
             let fen = ex["fen"].as_str().expect("fen");
             // An example's `moves` are played first, as in a game.
-            let before: Vec<&str> = ex["moves"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|t| t.as_str().expect("token"))
-                .collect();
+            let before = common::example_moves(&ex);
             let Ok(g) = LiveGame::with_moves(variant, Start::Fen(fen), &before) else {
                 refused.push(fen.to_string());
                 continue;

@@ -3,6 +3,8 @@
 //! move from tests/data's rule examples), errors, analysis and engine moves;
 //! the `Host` and `Origin` checks, the security headers, and the close codes.
 
+mod common;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::{Mutex, MutexGuard, OnceLock};
@@ -531,12 +533,7 @@ fn rule_examples_in_every_variant() {
         for ex in examples.as_array().unwrap() {
             let fen = ex["fen"].as_str().unwrap();
             // An example's `moves` are played first, as in a game.
-            let before: Vec<&str> = ex["moves"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|t| t.as_str().unwrap())
-                .collect();
+            let before = common::example_moves(ex);
             let r = position(&mut ws, variant, Some(fen), &before);
             if ex["error"].is_string() || ex.get("valid") == Some(&Value::Bool(false)) {
                 continue;

@@ -96,19 +96,24 @@ pub fn check_perft_file<V: Variant>(json: &str, max_depth: u64) {
     assert!(checked > 0, "no perft entries checked");
 }
 
+/// An example's `moves` (tokens played from its FEN before its position), or
+/// none.
+pub fn example_moves(e: &Value) -> Vec<&str> {
+    e.get("moves")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|t| t.as_str().expect("token"))
+        .collect()
+}
+
 /// An example's position: its FEN, then its `moves` (tokens) if it has any,
 /// played as in a game (a FEN alone is not always the same: docs/RULES.md,
 /// "Andernach: en passant as Cutechess referees it").
 pub fn example_position<V: Variant>(e: &Value) -> Position<V> {
     let fen_str = e["fen"].as_str().expect("fen");
     let mut pos = load::<V>(fen_str);
-    for token in e
-        .get("moves")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let token = token.as_str().expect("token");
+    for token in example_moves(e) {
         let mv = game::find_move(&pos, token)
             .unwrap_or_else(|| panic!("{token} should be legal in {}", fen::format(&pos)));
         game::play(&mut pos, mv);

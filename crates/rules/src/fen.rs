@@ -6,7 +6,7 @@ use std::fmt::{self, Write as _};
 
 use shakmaty::{attacks, Bitboard, Color, File, Piece, Rank, Role, Square};
 
-use crate::position::Position;
+use crate::position::{past_en_passant, Position};
 use crate::variants::attending_pawns::LinkError;
 use crate::variants::cruise_pawns::MissileFieldError;
 use crate::variants::Variant;
@@ -324,14 +324,7 @@ fn visible_ep<V: Variant>(pos: &Position<V>, sq: Square) -> Option<Square> {
         return None;
     }
     let us = pos.turn();
-    let pushed = Square::from_coords(
-        sq.file(),
-        if us == Color::White {
-            Rank::Fifth
-        } else {
-            Rank::Fourth
-        },
-    );
+    let pushed = past_en_passant(sq, us);
     let attackers = attacks::pawn_attacks(!us, sq) & pos.by_piece(us.pawn());
     // The pawn that made the double step; in Anti- and Super-Andernach it has
     // changed side since.

@@ -524,6 +524,20 @@ impl<V: Variant> Internals for Position<V> {
     }
 }
 
+/// The square just past the en passant square `ep`, where the pawn that made
+/// the double step stands, with `turn` to move.
+#[inline]
+pub fn past_en_passant(ep: Square, turn: Color) -> Square {
+    Square::from_coords(
+        ep.file(),
+        if turn == Color::White {
+            Rank::Fifth
+        } else {
+            Rank::Fourth
+        },
+    )
+}
+
 /// Which side a castling move (king from-to) is.
 #[inline]
 pub fn castle_side(mv: Move) -> CastlingSide {

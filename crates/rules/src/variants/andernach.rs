@@ -24,14 +24,14 @@
 //! the pawn past it over to the opponent (the referee takes back every move it
 //! checks, and its take-back puts that pawn back in the opponent's colour).
 
-use shakmaty::{Bitboard, Color, Rank, Role, Square};
+use shakmaty::{Bitboard, Color, Role, Square};
 
 use super::Variant;
 use crate::bitboards::piece_attacks;
 use crate::live::{chess_effects, Effects};
 use crate::movegen::{self, Legality, Stage};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::{Board, Position};
+use crate::position::{past_en_passant, Board, Position};
 use crate::zobrist;
 
 /// Andernach chess: a capturing piece other than the king changes side.
@@ -194,20 +194,6 @@ pub fn changes_side<V: SideChange>(pos: &Position<V>, mv: Move) -> bool {
         && V::changes_side_when(is_capture(pos, mv))
 }
 
-/// The square just past `ep` (where the pawn that made the double step
-/// stands), with `us` to move.
-#[inline]
-fn past(ep: Square, us: Color) -> Square {
-    Square::from_coords(
-        ep.file(),
-        if us == Color::White {
-            Rank::Fifth
-        } else {
-            Rank::Fourth
-        },
-    )
-}
-
 /// The en passant square a FEN names when no pawn of the opponent stands just
 /// past it, or `None`. Cutechess's FEN reader keeps such a square (a pawn of
 /// the side to move attacks it) but finds no pawn to take, so an en passant
@@ -216,7 +202,7 @@ fn past(ep: Square, us: Color) -> Square {
 pub fn spared_square<V: Variant>(pos: &Position<V>) -> Option<Square> {
     let ep = pos.ep_square()?;
     let us = pos.turn();
-    (pos.piece_at(past(ep, us)) != Some((!us).pawn())).then_some(ep)
+    (pos.piece_at(past_en_passant(ep, us)) != Some((!us).pawn())).then_some(ep)
 }
 
 /// The square of the pawn that `mv` hands back to the opponent, if any: a
@@ -238,7 +224,7 @@ pub fn handed_back<V: SideChange>(pos: &Position<V>, mv: Move) -> Option<Square>
         return None;
     }
     let us = pos.turn();
-    let sq = past(ep, us);
+    let sq = past_en_passant(ep, us);
     (pos.piece_at(sq) == Some(us.pawn())).then_some(sq)
 }
 
@@ -343,12 +329,12 @@ pub fn play<V: SideChange>(pos: &mut Position<V>, mv: Move) {
     if mv.kind == MoveKind::EnPassant && pos.state().is_some() {
         // Nothing to take: the pawn just moves (still a capture, `is_capture`).
         pos.play_base(Move::new(MoveKind::Normal, mv.from, mv.to));
-        pos.set_state(None);
     } else {
         pos.play_base(mv);
-        if pos.state().is_some() {
-            pos.set_state(None);
-        }
+    }
+    // A FEN's en passant square lasts one move, as every en passant square.
+    if pos.state().is_some() {
+        pos.set_state(None);
     }
     if turns {
         pos.recolor(mv.to, !us);
